@@ -1,0 +1,77 @@
+import { rng } from './harness.ts'
+
+export const SHORT_ROBOTS = `User-agent: *
+Allow: /
+Disallow: /admin/
+Disallow: /cart
+Disallow: /*.pdf$
+Disallow: /*?sessionid=
+
+User-agent: GPTBot
+User-agent: CCBot
+Disallow: /
+
+Sitemap: https://example.com/sitemap.xml
+`
+
+const AGENTS = [
+  'Googlebot', 'Googlebot-Image', 'Googlebot-News', 'bingbot', 'Slurp', 'DuckDuckBot', 'Baiduspider', 'YandexBot',
+  'Applebot', 'GPTBot', 'ChatGPT-User', 'OAI-SearchBot', 'ClaudeBot', 'anthropic-ai', 'CCBot', 'PerplexityBot',
+  'Bytespider', 'Amazonbot', 'meta-externalagent', 'FacebookBot', 'Google-Extended', 'Applebot-Extended',
+  'AhrefsBot', 'SemrushBot', 'MJ12bot', 'DotBot', 'PetalBot', 'Yeti', 'SeznamBot', 'Sogou', 'Exabot', 'ia_archiver',
+  'archive.org_bot', 'Twitterbot', 'LinkedInBot', 'Pinterestbot', 'cohere-ai', 'Diffbot', 'YouBot', 'Timpibot',
+]
+const WORDS = ['admin', 'search', 'cart', 'checkout', 'account', 'api', 'private', 'tmp', 'cgi-bin', 'wp-admin',
+  'print', 'feed', 'tag', 'category', 'user', 'login', 'static', 'assets', 'images', 'docs', 'café', 'ツ']
+
+/**
+ * A long real-world-style file, like those of large news and retail sites:
+ * many agent groups, each with a few dozen rules mixing prefixes, `*`, `$`
+ * and query patterns. Deterministic.
+ */
+export function longRobots(targetBytes: number, seed = 7): string {
+  const r = rng(seed)
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!
+  const lines: string[] = ['# robots.txt for https://www.example.com/', '']
+  let size = 0
+  let g = 0
+  while (size < targetBytes) {
+    const agents = g === 0 ? ['*'] : [AGENTS[g % AGENTS.length]!, ...(r() < 0.3 ? [pick(AGENTS)] : [])]
+    g++
+    for (const a of agents) lines.push(`User-agent: ${a}`)
+    const n = 10 + Math.floor(r() * 30)
+    for (let k = 0; k < n; k++) {
+      const depth = 1 + Math.floor(r() * 3)
+      let p = ''
+      for (let d = 0; d < depth; d++) p += '/' + pick(WORDS)
+      const shape = r()
+      if (shape < 0.15) p = '/*' + p + '*'
+      else if (shape < 0.25) p += '/*.php$'
+      else if (shape < 0.35) p += '?*sort='
+      else if (shape < 0.5) p += '/'
+      lines.push(`${r() < 0.2 ? 'Allow' : 'Disallow'}: ${p}`)
+    }
+    if (r() < 0.2) lines.push(`Crawl-delay: ${1 + Math.floor(r() * 10)}`)
+    lines.push('')
+    size = lines.reduce((s, l) => s + l.length + 1, 0)
+  }
+  lines.push('Sitemap: https://www.example.com/sitemap.xml')
+  return lines.join('\n')
+}
+
+/** Request URLs in the same shape as the rules: a realistic mix of hits and misses. */
+export function urls(count: number, seed = 11): string[] {
+  const r = rng(seed)
+  const out: string[] = []
+  for (let i = 0; i < count; i++) {
+    const depth = 1 + Math.floor(r() * 4)
+    let p = ''
+    for (let d = 0; d < depth; d++) p += '/' + WORDS[Math.floor(r() * WORDS.length)]!
+    if (r() < 0.3) p += '/page-' + Math.floor(r() * 1000) + (r() < 0.5 ? '.php' : '.html')
+    if (r() < 0.3) p += '?sort=asc&page=' + Math.floor(r() * 20)
+    out.push('https://www.example.com' + encodeURI(p).replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase()))
+  }
+  return out
+}
+
+export const TOKENS = ['googlebot', 'bingbot', 'gptbot', 'claudebot', 'somebot', 'googlebot-image', 'ccbot', 'yandexbot']

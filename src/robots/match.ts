@@ -1,0 +1,149 @@
+import { normalizeEncoding } from './encoding.ts'
+
+/** No `*`, no trailing `$`: a prefix test. */
+const PREFIX = 0
+/** No `*`, trailing `$`: the whole path must equal the literal. */
+const EXACT = 1
+/** At least one `*`: literal segments found left to right. */
+const WILDCARD = 2
+type Kind = typeof PREFIX | typeof EXACT | typeof WILDCARD
+
+/**
+ * A rule pattern compiled once. Its priority is its length in octets after
+ * normalisation, counting `*` and `$` (RFC 9309 §2.2.2: "the most specific
+ * match ... the match with the most octets").
+ */
+export class CompiledPattern {
+  readonly kind: Kind
+  readonly priority: number
+  readonly literal: string
+  readonly segments: readonly string[]
+  readonly anchored: boolean
+  /** The fewest octets a path needs to match: the literal octets. A cheap first test. */
+  readonly minLength: number
+
+  /** `normalized` is a pattern already percent-encoding-normalised. */
+  constructor(normalized: string) {
+    this.priority = normalized.length
+    // RFC 9309 §2.2.3: `$` designates the end of the match pattern only as
+    // the last character; anywhere else it is an ordinary octet.
+    this.anchored = normalized.endsWith('$')
+    this.literal = this.anchored ? normalized.slice(0, -1) : normalized
+    if (this.literal.includes('*')) {
+      this.kind = WILDCARD
+      this.segments = this.literal.split('*')
+      this.minLength = this.literal.length - this.segments.length + 1
+    } else {
+      this.kind = this.anchored ? EXACT : PREFIX
+      this.segments = NO_SEGMENTS
+      this.minLength = this.literal.length
+    }
+  }
+}
+
+const NO_SEGMENTS: readonly string[] = []
+
+/**
+ * Does `pattern` match `path` (RFC 9309 §2.2.2, §2.2.3)? Patterns match as
+ * prefixes; `*` matches any run of octets, `$` anchors at the end.
+ *
+ * Each literal segment between stars is taken at its leftmost occurrence
+ * after the previous one: taking it earlier never rules out a later match,
+ * so no backtracking is needed. Worst case O(path length × pattern length);
+ * no regular expression is built from a pattern.
+ */
+export function matchPattern(pattern: CompiledPattern, path: string): boolean {
+  if (path.length < pattern.minLength) return false
+  switch (pattern.kind) {
+    case PREFIX:
+      return path.startsWith(pattern.literal)
+    case EXACT:
+      return path === pattern.literal
+    default:
+      return matchWildcard(pattern.segments, pattern.anchored, path)
+  }
+}
+
+function matchWildcard(segments: readonly string[], anchored: boolean, path: string): boolean {
+  const first = segments[0]!
+  if (!path.startsWith(first)) return false
+  const tail = segments[segments.length - 1]!
+  // An anchored tail is the cheapest test that usually fails (`/*.php$`).
+  if (anchored && !path.endsWith(tail)) return false
+  let pos = first.length
+  const last = segments.length - 1
+  for (let k = 1; k < last; k++) {
+    const segment = segments[k]!
+    if (segment === '') continue
+    const at = path.indexOf(segment, pos)
+    if (at < 0) return false
+    pos = at + segment.length
+  }
+  if (anchored) return path.length - tail.length >= pos
+  return tail === '' || path.indexOf(tail, pos) >= 0
+}
+
+/** 8 for `https://`, 7 for `http://`, else -1 (any case). Char codes: cheaper than startsWith here. */
+function schemeEnd(url: string): number {
+  if ((url.charCodeAt(0) | 32) !== 104 || (url.charCodeAt(1) | 32) !== 116 || (url.charCodeAt(2) | 32) !== 116 || (url.charCodeAt(3) | 32) !== 112) return -1
+  const s = (url.charCodeAt(4) | 32) === 115 ? 5 : 4
+  return url.charCodeAt(s) === 58 && url.charCodeAt(s + 1) === 47 && url.charCodeAt(s + 2) === 47 ? s + 3 : -1
+}
+
+function firstOfPathStart(url: string, from: number): number {
+  for (let i = from; i < url.length; i++) {
+    const c = url.charCodeAt(i)
+    if (c === 47 /* / */ || c === 63 /* ? */ || c === 59 /* ; */) return i
+  }
+  return -1
+}
+
+/**
+ * The part of a URL that rules match against: path, params and query,
+ * without the fragment, always starting with `/` (RFC 9309 §2.2.2 matches
+ * "the path and query of the URI"). Accepts an absolute URL, a
+ * scheme-relative one or a bare path, and never throws: anything without a
+ * path is `/`. Reads URLs the way Google's reference matcher does, so a `://`
+ * inside a query is not taken for a scheme.
+ */
+export function pathOf(url: string): string {
+  if (url.charCodeAt(0) === 47 && url.charCodeAt(1) !== 47) {
+    const hash = url.indexOf('#')
+    return hash < 0 ? url : url.slice(0, hash)
+  }
+  // Fast path for the common `http(s)://host/...`; same result as below.
+  const host = schemeEnd(url)
+  if (host > 0) {
+    let i = host
+    for (; i < url.length; i++) {
+      const c = url.charCodeAt(i)
+      if (c === 47 || c === 63 || c === 59 || c === 35) break
+    }
+    if (url.charCodeAt(i) === 47) {
+      const hash = url.indexOf('#', i)
+      return hash < 0 ? url.slice(i) : url.slice(i, hash)
+    }
+  }
+  const searchStart = url.startsWith('//') ? 2 : 0
+  const early = firstOfPathStart(url, searchStart)
+  let scheme = url.indexOf('://', searchStart)
+  if (early >= 0 && (scheme < 0 || early < scheme)) scheme = -1
+  const authority = scheme < 0 ? searchStart : scheme + 3
+  const start = firstOfPathStart(url, authority)
+  if (start < 0) return '/'
+  const hash = url.indexOf('#', searchStart)
+  if (hash >= 0 && hash < start) return '/'
+  const path = url.slice(start, hash < 0 ? url.length : hash)
+  return url.charCodeAt(start) === 47 ? path : '/' + path
+}
+
+/**
+ * The path as the matcher compares it. robots-edge deviation: Google's
+ * matcher takes the URL as the crawler already encoded it; the guard sees
+ * whatever a client sent, so the path gets the same normalisation as the
+ * patterns and `/caf%c3%a9` or a raw `/café` cannot slip past `Disallow: /café`.
+ * For canonical URLs this changes nothing.
+ */
+export function matchablePath(url: string): string {
+  return normalizeEncoding(pathOf(url))
+}
