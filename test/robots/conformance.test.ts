@@ -15,7 +15,7 @@ interface ReferenceCase {
   line: number
 }
 
-const corpus = new URL('../../../shared/conformance/google-reference-cases.jsonl', import.meta.url)
+const corpus = new URL('../fixtures/google-reference-cases.jsonl', import.meta.url)
 const cases: ReferenceCase[] = readFileSync(corpus, 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')
