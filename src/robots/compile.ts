@@ -29,9 +29,10 @@ class CompiledRule extends CompiledPattern {
   /** The octet a path must have at index 1 for this rule to match, or -1 if any may do. */
   readonly key: number
   /**
-   * For a `*` pattern with a later segment such as `/tmp/`: the octet that
-   * segment needs right after some `/` of the path (`t`), or -1. Lets a
-   * check skip most rules of the form `/*` + `/x*` without searching the path.
+   * For a `*` pattern with a later segment such as `/tmp/`: the bit, in the
+   * path's slash mask, of what that segment needs right after some `/` of
+   * the path (`tm`, or `t` for a two-octet segment), or -1. Lets a check skip
+   * most rules of the form `/*` + `/x*` without searching the path.
    */
   readonly afterSlash: number
 
@@ -53,7 +54,8 @@ class CompiledRule extends CompiledPattern {
     let after = -1
     for (let k = 1; k < this.segments.length && after < 0; k++) {
       const segment = this.segments[k]!
-      if (segment.length >= 2 && segment.charCodeAt(0) === 47 && segment.charCodeAt(1) < 128) after = segment.charCodeAt(1)
+      if (segment.length < 2 || segment.charCodeAt(0) !== 47) continue
+      after = maskBit(segment.charCodeAt(1), segment.length > 2 ? segment.charCodeAt(2) : -1)
     }
     this.afterSlash = after
   }
@@ -121,11 +123,55 @@ function buildRuleSet(token: string, rules: readonly CompiledRule[]): RuleSet {
   return { token, any, buckets }
 }
 
+/**
+ * Bit of the slash mask for the octets `a` then `b` after a `/` (b = -1 for
+ * `a` alone): bits 0-127 hold single octets, bits 128-383 a hash of pairs.
+ */
+function maskBit(a: number, b: number): number {
+  return b < 0 ? a & 127 : 128 + (((a * 31) ^ b) & 255)
+}
+
+/**
+ * Upper-case hex digit of the first UTF-8 octet of non-ASCII `c` (followed
+ * by `next`): C or D for two octets, F for a surrogate pair, else E (three
+ * octets, and U+FFFD for a lone surrogate).
+ */
+function leadHexDigit(c: number, next: number): number {
+  if (c < 0x800) return c < 0x400 ? 67 : 68
+  return c >= 0xd800 && c <= 0xdbff && (next & 0xfc00) === 0xdc00 ? 70 : 69
+}
+
+function isHexDigit(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
+}
+
+/**
+ * Sets the bits of what follows each `/` of `path`: each next octet, and each
+ * next pair. Computed on the raw path as it will read once normalised: a
+ * non-ASCII character is `%` followed by the hex digit of its first UTF-8
+ * octet, and an escape's hex is upper case. So a rule can be ruled out
+ * before any normalisation.
+ */
 function slashMask(path: string, mask: Uint32Array): void {
   mask.fill(0)
   for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) {
-    const c = path.charCodeAt(i + 1)
-    if (c < 128) mask[c >> 5]! |= 1 << (c & 31)
+    let a = path.charCodeAt(i + 1)
+    if (!(a >= 0)) continue
+    let b = path.charCodeAt(i + 2)
+    if (a >= 128) {
+      b = leadHexDigit(a, b)
+      a = 37
+    } else if (b >= 128) {
+      b = 37
+    } else if (a === 37 && b >= 97 && b <= 102 && isHexDigit(path.charCodeAt(i + 3))) {
+      b -= 32
+    }
+    const one = a & 127
+    mask[one >> 5]! |= 1 << (one & 31)
+    if (b >= 0) {
+      const two = maskBit(a, b)
+      mask[two >> 5]! |= 1 << (two & 31)
+    }
   }
 }
 
@@ -148,7 +194,7 @@ class Matcher implements RobotsMatcher {
   readonly #compiled: (CompiledRule[] | undefined)[] = []
   readonly #tokens = new Map<string, RuleSet | null>()
   /** Bits of the octets that follow a `/` in the path being checked; reused, as checks are synchronous. */
-  readonly #slashMask = new Uint32Array(4)
+  readonly #slashMask = new Uint32Array(12)
 
   constructor(model: RobotsTxtModel | ParsedRobotsTxt) {
     this.model = model
@@ -234,9 +280,17 @@ class Matcher implements RobotsMatcher {
       c = 37
     }
     const rules = (c < 128 ? set.buckets[c] : undefined) ?? set.any
-    let masked: string | undefined
+    let masked = false
     const mask = this.#slashMask
     for (const rule of rules) {
+      const after = rule.afterSlash
+      if (after >= 0) {
+        if (!masked) {
+          slashMask(raw, mask)
+          masked = true
+        }
+        if ((mask[after >> 5]! & (1 << (after & 31))) === 0) continue
+      }
       let path = raw
       if (rule.escaped) {
         if (normalized === undefined) {
@@ -244,14 +298,6 @@ class Matcher implements RobotsMatcher {
           normalized = normalizeEncoding(raw)
         }
         path = normalized
-      }
-      const after = rule.afterSlash
-      if (after >= 0) {
-        if (masked !== path) {
-          slashMask(path, mask)
-          masked = path
-        }
-        if ((mask[after >> 5]! & (1 << (after & 31))) === 0) continue
       }
       if (matchPattern(rule, path)) {
         // RFC 9309 §2.2.2: an empty pattern matches with no octets and

@@ -21,6 +21,12 @@ export class CompiledPattern {
   readonly anchored: boolean
   /** The fewest octets a path needs to match: the literal octets. A cheap first test. */
   readonly minLength: number
+  /**
+   * The third octet of the leading literal, or -1. Rules are bucketed by the
+   * second octet, so comparing the third (inlined by the JIT) rejects most
+   * misses before the `startsWith` call.
+   */
+  readonly probe: number
 
   /** `normalized` is a pattern already percent-encoding-normalised. */
   constructor(normalized: string) {
@@ -38,6 +44,8 @@ export class CompiledPattern {
       this.segments = NO_SEGMENTS
       this.minLength = this.literal.length
     }
+    const start = this.segments[0] ?? this.literal
+    this.probe = start.length > 2 ? start.charCodeAt(2) : -1
   }
 }
 
@@ -53,7 +61,7 @@ const NO_SEGMENTS: readonly string[] = []
  * no regular expression is built from a pattern.
  */
 export function matchPattern(pattern: CompiledPattern, path: string): boolean {
-  if (path.length < pattern.minLength) return false
+  if (path.length < pattern.minLength || (pattern.probe >= 0 && path.charCodeAt(2) !== pattern.probe)) return false
   switch (pattern.kind) {
     case PREFIX:
       return path.startsWith(pattern.literal)
