@@ -27,6 +27,9 @@ export class CompiledPattern {
    * misses before the `startsWith` call.
    */
   readonly probe: number
+  /** Index and octet of the leading literal's last octet (from the fourth on), or -1. */
+  readonly lastAt: number
+  readonly last: number
 
   /** `normalized` is a pattern already percent-encoding-normalised. */
   constructor(normalized: string) {
@@ -46,6 +49,8 @@ export class CompiledPattern {
     }
     const start = this.segments[0] ?? this.literal
     this.probe = start.length > 2 ? start.charCodeAt(2) : -1
+    this.lastAt = start.length > 3 ? start.length - 1 : -1
+    this.last = start.length > 3 ? start.charCodeAt(start.length - 1) : -1
   }
 }
 
@@ -61,7 +66,11 @@ const NO_SEGMENTS: readonly string[] = []
  * no regular expression is built from a pattern.
  */
 export function matchPattern(pattern: CompiledPattern, path: string): boolean {
-  if (path.length < pattern.minLength || (pattern.probe >= 0 && path.charCodeAt(2) !== pattern.probe)) return false
+  if (
+    path.length < pattern.minLength ||
+    (pattern.probe >= 0 && path.charCodeAt(2) !== pattern.probe) ||
+    (pattern.lastAt >= 0 && path.charCodeAt(pattern.lastAt) !== pattern.last)
+  ) return false
   switch (pattern.kind) {
     case PREFIX:
       return path.startsWith(pattern.literal)
@@ -90,6 +99,8 @@ function matchWildcard(segments: readonly string[], anchored: boolean, path: str
   if (anchored) return path.length - tail.length >= pos
   return tail === '' || path.indexOf(tail, pos) >= 0
 }
+
+const AUTHORITY = /[^/?;#]*/y
 
 /** 8 for `https://`, 7 for `http://`, else -1 (any case). Char codes: cheaper than startsWith here. */
 function schemeEnd(url: string): number {
@@ -122,11 +133,10 @@ export function pathOf(url: string): string {
   // Fast path for the common `http(s)://host/...`; same result as below.
   const host = schemeEnd(url)
   if (host > 0) {
-    let i = host
-    for (; i < url.length; i++) {
-      const c = url.charCodeAt(i)
-      if (c === 47 || c === 63 || c === 59 || c === 35) break
-    }
+    // A sticky regular expression skips the host in native code.
+    AUTHORITY.lastIndex = host
+    AUTHORITY.test(url)
+    const i = AUTHORITY.lastIndex
     if (url.charCodeAt(i) === 47) {
       const hash = url.indexOf('#', i)
       return hash < 0 ? url.slice(i) : url.slice(i, hash)
