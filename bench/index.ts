@@ -1,6 +1,9 @@
+import { printIdentifyBench, runIdentifyBench } from './identify.ts'
 import { runRobotsBench } from './robots.ts'
 
 // `npm run bench` bundles this file with esbuild and runs the bundle, so the
 // numbers are those of bundled code, as the Worker ships it.
 console.log(`robots-edge benchmarks, node ${process.version}, ${new Date().toISOString()}`)
 runRobotsBench()
+console.log('\n## identifyAgent vs isbot (same headers, same run)\n')
+printIdentifyBench(await runIdentifyBench())

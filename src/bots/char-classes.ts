@@ -1,0 +1,100 @@
+import { sameWord } from './name-index.ts'
+
+/**
+ * Character classes and small predicates of the User-Agent scanner
+ * (identify.ts). Each is a table load or a short fixed comparison: no regular
+ * expression ever runs on a header.
+ */
+
+// Character classes; everything at or above 128 is a word character, so
+// non-ASCII text never splits a word and never matches an (ASCII) name.
+const WORD = 0
+const SPACE = 1
+export const OPEN = 2
+export const CLOSE = 3
+export const SEPARATOR = 4
+const SLASH = 5
+export const PLUS = 6
+export const AT = 7
+const COLON = 8
+const OTHER = 9
+const CLASS = new Uint8Array(128)
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c)
+  CLASS[c] =
+    c <= 32 || c === 127 ? SPACE
+    : ch === '(' || ch === '[' ? OPEN
+    : ch === ')' || ch === ']' ? CLOSE
+    : ch === ';' || ch === ',' ? SEPARATOR
+    : ch === '/' ? SLASH
+    : ch === '+' ? PLUS
+    : ch === '@' ? AT
+    : ch === ':' ? COLON
+    : /[A-Za-z0-9._!-]/.test(ch) ? WORD
+    : OTHER
+}
+
+/** The class of one UTF-16 code unit; every non-ASCII unit is a word character. */
+export function classOf(code: number): number {
+  return code < 128 ? (CLASS[code] ?? OTHER) : WORD
+}
+
+// The hottest tests of the scan, as one table load for any UTF-16 code unit.
+export const IS_WORD = new Uint8Array(65536).fill(1)
+export const ENDS_TOKEN = new Uint8Array(65536)
+for (let c = 0; c < 128; c++) {
+  const kind = CLASS[c]
+  IS_WORD[c] = kind === WORD ? 1 : 0
+  ENDS_TOKEN[c] = kind === SPACE || kind === SEPARATOR || kind === OPEN || kind === CLOSE ? 1 : 0
+}
+
+// Browser and platform vocabulary: never taken for an unknown bot's own name.
+// Checked only once a header carries a bot signal, so browsers never pay for it.
+export const BROWSER_WORDS: ReadonlySet<string> = new Set([
+  'mozilla', 'compatible', 'applewebkit', 'khtml', 'like', 'gecko', 'chrome', 'chromium', 'safari', 'version',
+  'mobile', 'firefox', 'msie', 'trident', 'edg', 'edga', 'edgios', 'opr', 'opera', 'samsungbrowser', 'crios',
+  'fxios', 'yabrowser', 'ucbrowser', 'windows', 'linux', 'android', 'macintosh', 'iphone', 'ipad', 'ipod', 'x11',
+  'u', 'wv', 'cpu', 'intel', 'ubuntu', 'win64', 'wow64', 'x64', 'smart-tv', 'tizen', 'cros', 'build',
+])
+
+/** Whether the lower-case `rest` (" slurp") follows at `at` and ends on a word boundary. */
+export function followedBy(s: string, at: number, length: number, rest: string): boolean {
+  const end = at + rest.length
+  if (end > length) return false
+  if (!sameWord(s, at, rest)) return false
+  return end === length || IS_WORD[s.charCodeAt(end)] !== 1
+}
+
+const SUFFIXES = ['bot', 'crawler', 'spider']
+
+/** A name that calls itself a bot: `…bot`, `…crawler`, `…spider`, longer than the suffix alone. */
+export function hasBotSuffix(s: string, start: number, end: number): boolean {
+  // Every suffix ends in `t` or `r`: most browser words fail on that one character.
+  const last = s.charCodeAt(end - 1) | 32
+  if (last !== 116 && last !== 114) return false
+  for (const suffix of SUFFIXES) {
+    if (end - start > suffix.length && sameWord(s, end - suffix.length, suffix)) return true
+  }
+  return false
+}
+
+/** `http`, `https` or `mailto` before a colon: the start of a URL, which is a bot signal. */
+export function isScheme(s: string, start: number, end: number): boolean {
+  const n = end - start
+  if (n === 4) return sameWord(s, start, 'http')
+  if (n === 5) return sameWord(s, start, 'https')
+  if (n === 6) return sameWord(s, start, 'mailto')
+  return false
+}
+
+/** Skips a version, a URL or an e-mail address: up to the next space, separator or bracket. */
+export function skipToken(s: string, i: number, length: number): number {
+  while (i < length && ENDS_TOKEN[s.charCodeAt(i)] !== 1) i++
+  return i
+}
+
+/** ASCII digit: a word that starts with one is a version, not a product name. */
+export function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57
+}
+
