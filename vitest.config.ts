@@ -1,9 +1,12 @@
-import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
 
 // Two kinds of tests (see STYLE.md): pure modules in plain Node, where the
 // property tests and the large conformance corpus run fastest, and the Worker
 // through its real entry in workerd.
+// The ledger's schema, applied to each test's D1 by test/worker/setup.ts.
+const migrations = await readD1Migrations('./migrations')
+
 export default defineConfig({
   test: {
     projects: [
@@ -20,11 +23,13 @@ export default defineConfig({
           cloudflareTest({
             main: './src/index.ts',
             wrangler: { configPath: './wrangler.toml' },
+            miniflare: { bindings: { TEST_MIGRATIONS: migrations, ROBOTS_ADMIN_TOKEN: 'test-admin-token', IP_HASH_SALT: 'test-salt' } },
           }),
         ],
         test: {
           name: 'workers',
           include: ['test/worker/**/*.test.ts'],
+          setupFiles: ['./test/worker/setup.ts'],
         },
       },
     ],

@@ -1,0 +1,60 @@
+/**
+ * What the guard hands to its `record` hook: one judged request, or one
+ * fetch of /robots.txt by an identified agent. The ledger (D1), the Analytics
+ * Engine sink and the report all read this one shape.
+ */
+
+/** How far a claimed identity is confirmed (see src/bots/verify.ts). */
+export type Verification = 'verified' | 'unverified' | 'spoofed'
+
+/** The guard's modes: judge nothing, judge and record, judge and refuse. */
+export type GuardMode = 'off' | 'log' | 'block'
+
+export interface EventAgent {
+  /** Registry id, when the agent is in the registry. */
+  readonly id?: string
+  /** Lower-case product tokens it obeys, most specific first. */
+  readonly tokens: readonly string[]
+  readonly kind: 'bot' | 'tool'
+  readonly operator?: string
+  readonly category?: string
+  readonly obeysRobotsTxt: boolean
+}
+
+export interface JudgedRequest {
+  /** `request` for a judged request; `robots-txt` for a fetch of /robots.txt itself. */
+  readonly type: 'request' | 'robots-txt'
+  /** Milliseconds since the epoch. */
+  readonly time: number
+  /** Lower-case host the request was for. */
+  readonly host: string
+  readonly method: string
+  /** Path and query as requested, at most 2048 characters. */
+  readonly path: string
+  /** The User-Agent header, at most 512 characters. Agent-controlled: escape it wherever it is shown. */
+  readonly userAgent: string
+  readonly agent: EventAgent
+  readonly verification: Verification
+  /** The group that applied: a lower-case token, `*`, or null when the file has none for this agent. */
+  readonly group: string | null
+  /** Whether robots.txt (the version in force) allowed this request; always true for type `robots-txt`. */
+  readonly allowed: boolean
+  /** The rule that decided, with its line in the served file. */
+  readonly rule: { readonly type: 'allow' | 'disallow'; readonly pattern: string; readonly line: number } | null
+  readonly mode: GuardMode
+  /** What the guard did: let it through, or refuse it. */
+  readonly action: 'pass' | 'block'
+  /** The status the visitor got from the guard (the refusal status when blocked; 0 when passed on). */
+  readonly status: number
+  /** Hash of the robots.txt text in force for this host (the version). */
+  readonly robotsVersion: string
+  /** `request.cf.country`, when Cloudflare supplies it. */
+  readonly country?: string
+  /** `request.cf.asn`, when Cloudflare supplies it. */
+  readonly asn?: number
+  /** Salted SHA-256 of the client IP (hex, truncated); the raw address is never stored. */
+  readonly ipHash?: string
+}
+
+/** The `record` hook: called through `ctx.waitUntil`; its failure never reaches the visitor. */
+export type RecordFn = (event: JudgedRequest) => Promise<void> | void
