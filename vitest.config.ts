@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/worker/**'],
+          exclude: ['test/worker/**', 'test/worker-staging/**'],
           environment: 'node',
         },
       },
@@ -29,6 +29,21 @@ export default defineConfig({
         test: {
           name: 'workers',
           include: ['test/worker/**/*.test.ts'],
+          setupFiles: ['./test/worker/setup.ts'],
+        },
+      },
+      {
+        // The same Worker deployed as staging (`[env.staging]` sets ROBOTS_ENV).
+        plugins: [
+          cloudflareTest({
+            main: './src/index.ts',
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: { bindings: { TEST_MIGRATIONS: migrations, ROBOTS_ENV: 'staging' } },
+          }),
+        ],
+        test: {
+          name: 'workers-staging',
+          include: ['test/worker-staging/**/*.test.ts'],
           setupFiles: ['./test/worker/setup.ts'],
         },
       },

@@ -42,12 +42,21 @@ export function getAgent(id: string): AgentEntry | undefined {
   return byId.get(id)
 }
 
+/**
+ * RFC 9309 §2.2.1 product tokens: letters, `-` and `_`. A few operators
+ * document names outside it (`MJ12bot`, `AI2Bot`, `360Spider`); parsers that
+ * follow the RFC, Google's among them, read `User-agent: MJ12bot` as `MJ`, so
+ * a group naming them applies to nobody they expect. Presets leave them out,
+ * and the config validator explains why when one is written by hand.
+ */
+const PRODUCT_TOKEN = /^[a-z_-]+$/
+
 // Presets name each agent by its own (first) token only: a fallback such as
 // Applebot's `googlebot` belongs to another agent and must not widen the preset.
 function primaryTokens(categories: readonly AgentCategory[]): readonly KnownAgentToken[] {
   const seen = new Set<KnownAgentToken>()
   for (const entry of registry) {
-    if (categories.includes(entry.category)) seen.add(entry.tokens[0])
+    if (categories.includes(entry.category) && PRODUCT_TOKEN.test(entry.tokens[0])) seen.add(entry.tokens[0])
   }
   return Object.freeze([...seen])
 }
@@ -78,6 +87,6 @@ export const agents = Object.freeze({
   aggregators: primaryTokens(['Aggregator']),
   other: primaryTokens(['Other']),
   /** Generic HTTP clients and automation tools (`curl`, `python-requests`, `headlesschrome`...). */
-  tools: Object.freeze([...new Set(tools.map((tool) => tool.token))]) as readonly KnownToken[],
-  all: Object.freeze([...new Set(registry.map((entry) => entry.tokens[0]))]) as readonly KnownAgentToken[],
+  tools: Object.freeze([...new Set(tools.map((tool) => tool.token).filter((t) => PRODUCT_TOKEN.test(t)))]) as readonly KnownToken[],
+  all: Object.freeze([...new Set(registry.map((entry) => entry.tokens[0]).filter((t) => PRODUCT_TOKEN.test(t)))]) as readonly KnownAgentToken[],
 })

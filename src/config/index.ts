@@ -1,38 +1,27 @@
-import { serializeRobotsTxt, type Group, type RobotsTxtModel, type Rule } from '../robots/index.ts'
+import type { ConfigFunction, RobotsConfig } from './types.ts'
 
-/** One group of the policy, in the shape of Next.js's `MetadataRoute.Robots` rules. */
-export interface RuleConfig {
-  userAgent: string | string[]
-  allow?: string | string[]
-  disallow?: string | string[]
-}
-
-/** The policy a site owner writes in `robots.config.ts`. */
-export interface RobotsConfig {
-  rules: RuleConfig | RuleConfig[]
-  sitemap?: string | string[]
-}
-
-/** Identity function that exists for type inference, as in Vite. */
-export function defineConfig(config: RobotsConfig): RobotsConfig {
+/**
+ * Declares the crawler policy. An identity function that exists for type
+ * inference (as in Vite); it also accepts a function of `{ host, env }` for
+ * per-host and per-environment policies.
+ *
+ * @example
+ * export default defineConfig({
+ *   rules: [
+ *     { userAgent: '*', allow: '/', disallow: ['/admin/', '/*.pdf$'] },
+ *     { userAgent: agents.aiTraining, disallow: '/' },
+ *   ],
+ *   sitemap: 'https://example.com/sitemap.xml',
+ *   guard: { mode: 'log' },
+ * })
+ */
+export function defineConfig<const T extends RobotsConfig | ConfigFunction>(config: T): T {
   return config
 }
 
-const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v])
-
-/** The robots.txt model the config describes. */
-export function toRobotsModel(config: RobotsConfig): RobotsTxtModel {
-  const groups: Group[] = list(config.rules).map((r) => ({
-    userAgents: list(r.userAgent),
-    rules: [
-      ...list(r.allow).map((pattern): Rule => ({ type: 'allow', pattern })),
-      ...list(r.disallow).map((pattern): Rule => ({ type: 'disallow', pattern })),
-    ],
-    other: [],
-  }))
-  return { groups, sitemaps: list(config.sitemap), other: [] }
-}
-
-export function renderRobotsTxt(config: RobotsConfig): string {
-  return serializeRobotsTxt(toRobotsModel(config))
-}
+export { agents } from '../bots/index.ts'
+export { buildPolicy, toRobotsModel, type Policy } from './policy.ts'
+export { checkConfig, createPolicies, CHECK_CONTEXTS, type Policies } from './policies.ts'
+export { DEFAULTS, matchesHost, resolveConfig } from './resolve.ts'
+export { ConfigError, formatIssue, validateConfig, type ConfigIssue } from './validate.ts'
+export type * from './types.ts'

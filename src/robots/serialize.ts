@@ -30,6 +30,11 @@ function safeValue(value: string): string {
 const STRUCTURAL_KEY = /^(user[- ]?agent|allow|dis+al+[oa]w|diasllow|site-?map)/i
 const KEY = /^[A-Za-z][A-Za-z0-9_-]*$/
 
+/** Each line of a comment gets its own `#`, so no text can escape the comment. */
+function comment(text: string, out: string[]): void {
+  for (const line of text.split(/\r\n|\r|\n/)) out.push(line === '' ? '#' : `# ${line.replace(/[\0-\x08\x0b-\x1f\x7f]/g, '')}`)
+}
+
 function record(r: OtherRecord): string | undefined {
   if (!KEY.test(r.key) || STRUCTURAL_KEY.test(r.key)) return undefined
   const value = safeValue(r.value)
@@ -50,7 +55,7 @@ function record(r: OtherRecord): string | undefined {
 export function serializeRobotsTxt(model: RobotsTxtModel): string {
   const out: string[] = []
   if (model.header) {
-    for (const line of model.header.split(/\r\n|\r|\n/)) out.push(line === '' ? '#' : `# ${line}`)
+    comment(model.header, out)
     out.push('')
   }
   if (model.other.length > 0) {
@@ -61,6 +66,7 @@ export function serializeRobotsTxt(model: RobotsTxtModel): string {
     out.push('')
   }
   for (const group of model.groups) {
+    if (group.comment) comment(group.comment, out)
     for (const agent of group.userAgents) out.push(`User-agent: ${safeValue(agent)}`)
     for (const r of group.other) {
       const line = record(r)

@@ -26,6 +26,8 @@ export interface Group {
   /** Records such as crawl-delay that appeared inside this group. */
   readonly other: readonly OtherRecord[]
   readonly line?: number
+  /** A comment the serializer writes above the group; the parser does not read comments back. */
+  readonly comment?: string
 }
 
 /** What a robots.txt says, independent of how it was written. */

@@ -12,7 +12,10 @@ const TOKENS_BEYOND_RFC = new Set([
 // Family tokens that several of one operator's agents fall back to, without being an agent of their own.
 const FAMILY_TOKENS = new Set(['yandex', 'coccocbot'])
 
-const primaryTokens = new Set(entries.map((e) => e.tokens[0]))
+// Presets hold RFC 9309 product tokens only (letters, "-" and "_"): a group
+// naming `MJ12bot` is read as `MJ` by RFC parsers, so it cannot be enforced.
+const RFC_TOKEN = /^[a-z_-]+$/
+const primaryTokens = new Set(entries.map((e) => e.tokens[0]).filter((t): t is string => t !== undefined && RFC_TOKEN.test(t)))
 
 describe('registry integrity', () => {
   it('holds at least 120 agents from at least 60 operators', () => {
@@ -36,7 +39,7 @@ describe('registry integrity', () => {
   })
 
   it('gives every entry a distinct primary token', () => {
-    expect(primaryTokens.size).toBe(entries.length)
+    expect(new Set(entries.map((e) => e.tokens[0])).size).toBe(entries.length)
   })
 
   // A fallback is another agent's token or a documented family token.
@@ -138,7 +141,7 @@ describe('every header name identifies its entry', () => {
 
 describe('category presets', () => {
   const byCategory = (...categories: AgentCategory[]): string[] =>
-    [...new Set(entries.filter((e) => categories.includes(e.category)).map((e) => e.tokens[0] ?? ''))]
+    [...new Set(entries.filter((e) => categories.includes(e.category)).map((e) => e.tokens[0] ?? ''))].filter((t) => RFC_TOKEN.test(t))
 
   // Presets are derived from the data, never listed by hand.
   it.each([
@@ -164,6 +167,14 @@ describe('category presets', () => {
     ]))
     expect(agents.aiTraining).not.toContain('chatgpt-user')
     expect(agents.aiTraining).not.toContain('googlebot')
+  })
+
+  it('leaves out agents whose documented token is not an RFC 9309 product token', () => {
+    for (const token of ['mj12bot', 'ai2bot', '360spider', 'archive.org_bot']) {
+      expect(entries.some((e) => e.tokens[0] === token)).toBe(true)
+      expect(agents.all).not.toContain(token)
+    }
+    for (const preset of Object.values(agents)) for (const token of preset) expect(token).toMatch(RFC_TOKEN)
   })
 
   it('all holds every agent once, tools apart', () => {

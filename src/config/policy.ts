@@ -1,0 +1,102 @@
+import {
+  compileRobotsTxt,
+  MAX_FILE_BYTES,
+  parseRobotsTxt,
+  serializeRobotsTxt,
+  type Group,
+  type OtherRecord,
+  type RobotsMatcher,
+  type RobotsTxtModel,
+  type Rule,
+} from '../robots/index.ts'
+import { contentHash } from './hash.ts'
+import type { ContentSignal, GuardMode, ResolvedConfig } from './types.ts'
+import { ConfigError } from './validate.ts'
+
+/**
+ * Everything served and enforced for one host and environment, built once
+ * per isolate: the robots.txt text, its version, and the matcher compiled
+ * from that very text, so the file crawlers read and the verdicts the guard
+ * enforces cannot drift apart (and each verdict's line is a line of the file).
+ */
+export interface Policy {
+  readonly config: ResolvedConfig
+  readonly model: RobotsTxtModel
+  readonly text: string
+  /** Content hash of `text`: the robots.txt version recorded with each judged request. */
+  readonly version: string
+  /** Strong ETag of the served file. */
+  readonly etag: string
+  readonly matcher: RobotsMatcher
+  /** The guard's mode for a verdict of this group (`'*'`, a lower-case token, or null). */
+  modeFor(group: string | null): GuardMode
+}
+
+const SIGNAL_NAMES: readonly [keyof ContentSignal, string][] = [['search', 'search'], ['aiInput', 'ai-input'], ['aiTrain', 'ai-train']]
+
+function contentSignal(signal: ContentSignal): string {
+  return SIGNAL_NAMES.filter(([key]) => signal[key] !== undefined)
+    .map(([key, name]) => `${name}=${signal[key] ? 'yes' : 'no'}`)
+    .join(', ')
+}
+
+const NOT_PRODUCTION_NOTE = (c: ResolvedConfig) =>
+  `Not production (${c.env === 'production' ? `preview host ${c.host}` : `environment ${c.env}`}): every crawler is\n` +
+  'disallowed so this deployment is never indexed. Set `indexable: true`\n' +
+  'in robots.config.ts to serve the real rules here.'
+
+/** The robots.txt model a resolved config describes. */
+export function toRobotsModel(config: ResolvedConfig): RobotsTxtModel {
+  if (!config.indexable) {
+    return {
+      header: NOT_PRODUCTION_NOTE(config),
+      groups: [{ userAgents: ['*'], rules: [{ type: 'disallow', pattern: '/' }], other: [] }],
+      sitemaps: [],
+      other: [],
+    }
+  }
+  const groups: Group[] = config.rules.map((rule) => {
+    const other: OtherRecord[] = []
+    if (rule.crawlDelay !== undefined) other.push({ key: 'Crawl-delay', value: String(rule.crawlDelay) })
+    if (rule.contentSignal !== undefined) other.push({ key: 'Content-Signal', value: contentSignal(rule.contentSignal) })
+    for (const [key, value] of rule.other) other.push({ key, value })
+    const rules: Rule[] = [
+      ...rule.allow.map((pattern): Rule => ({ type: 'allow', pattern })),
+      ...rule.disallow.map((pattern): Rule => ({ type: 'disallow', pattern })),
+    ]
+    return { userAgents: [...rule.userAgent], rules, other, ...(rule.comment ? { comment: rule.comment } : {}) }
+  })
+  return {
+    ...(config.header ? { header: config.header } : {}),
+    groups,
+    sitemaps: [...config.sitemap],
+    other: config.robotsHost ? [{ key: 'Host', value: config.robotsHost }] : [],
+  }
+}
+
+/** Builds the policy for a resolved config. Throws ConfigError when the file would be too large to be read whole. */
+export function buildPolicy(config: ResolvedConfig): Policy {
+  const model = toRobotsModel(config)
+  const text = serializeRobotsTxt(model)
+  const bytes = new TextEncoder().encode(text).length
+  if (bytes > MAX_FILE_BYTES) {
+    throw new ConfigError([{ path: 'rules', message: `the robots.txt would be ${(bytes / 1024).toFixed(0)} KiB; crawlers may ignore everything after 500 KiB (RFC 9309 §2.5).`, fix: 'Merge groups and remove redundant rules.' }])
+  }
+  const version = contentHash(text)
+  const modes = new Map<string, GuardMode>()
+  if (config.indexable) {
+    for (const rule of config.rules) {
+      if (rule.guard === undefined) continue
+      for (const ua of rule.userAgent) modes.set(ua.toLowerCase(), rule.guard)
+    }
+  }
+  return {
+    config,
+    model,
+    text,
+    version,
+    etag: `"${version}"`,
+    matcher: compileRobotsTxt(parseRobotsTxt(text)),
+    modeFor: (group) => (group === null ? config.guard.mode : (modes.get(group) ?? config.guard.mode)),
+  }
+}

@@ -1,0 +1,111 @@
+import type { ConfigContext, ConfigInput, ResolvedConfig, ResolvedRule, RobotsConfig, RuleConfig } from './types.ts'
+import { ConfigError, validateConfig, type ConfigIssue } from './validate.ts'
+
+/** Every default, declared once. */
+export const DEFAULTS = {
+  guard: {
+    mode: 'log',
+    status: 403,
+    body: 'Refused: this site\'s robots.txt disallows this path for your crawler.\n',
+    headers: {},
+    spoofed: 'judge',
+  },
+  cacheControl: 'public, max-age=300',
+  previewHosts: ['*.workers.dev', '*.pages.dev'],
+  env: 'production',
+} as const
+
+const list = <T>(v: T | readonly T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? [...(v as readonly T[])] : [v as T])
+
+/** Is `host` one of `patterns` (exact, or `*.suffix` for any subdomain of suffix)? */
+export function matchesHost(host: string, patterns: readonly string[]): boolean {
+  const h = host.toLowerCase()
+  return patterns.some((p) => {
+    const pattern = p.toLowerCase()
+    return pattern.startsWith('*.') ? h.endsWith(pattern.slice(1)) : h === pattern
+  })
+}
+
+function resolveRule(rule: RuleConfig): ResolvedRule {
+  return {
+    userAgent: list(rule.userAgent),
+    allow: list(rule.allow),
+    disallow: list(rule.disallow),
+    crawlDelay: rule.crawlDelay,
+    contentSignal: rule.contentSignal,
+    comment: rule.comment,
+    other: Object.entries(rule.other ?? {}).flatMap(([key, v]) => list(v).map((item): [string, string] => [key, String(item)])),
+    guard: rule.guard,
+  }
+}
+
+/**
+ * RFC 9309 §2.2.1: a crawler merges every group that names its token. When a
+ * config names a token in several groups, it gets one group of its own with
+ * the rules of all of them, in place of its first mention; the validator
+ * has already warned. Other tokens keep their groups unchanged.
+ */
+function mergeDuplicates(rules: ResolvedRule[]): ResolvedRule[] {
+  const where = new Map<string, number[]>()
+  rules.forEach((rule, i) => {
+    for (const ua of new Set(rule.userAgent.map((u) => u.toLowerCase()))) where.set(ua, [...(where.get(ua) ?? []), i])
+  })
+  const duplicated = [...where].filter(([, at]) => at.length > 1)
+  if (duplicated.length === 0) return rules
+  const dropped = new Set(duplicated.map(([ua]) => ua))
+  const mergedAt = new Map<number, ResolvedRule[]>()
+  for (const [ua, at] of duplicated) {
+    const groups = at.map((i) => rules[i]!)
+    const first = groups[0]!
+    const merged: ResolvedRule = {
+      userAgent: [first.userAgent.find((u) => u.toLowerCase() === ua)!],
+      allow: groups.flatMap((g) => g.allow),
+      disallow: groups.flatMap((g) => g.disallow),
+      crawlDelay: groups.find((g) => g.crawlDelay !== undefined)?.crawlDelay,
+      contentSignal: groups.find((g) => g.contentSignal !== undefined)?.contentSignal,
+      comment: undefined,
+      other: groups.flatMap((g) => g.other),
+      guard: groups.find((g) => g.guard !== undefined)?.guard,
+    }
+    mergedAt.set(at[0]!, [...(mergedAt.get(at[0]!) ?? []), merged])
+  }
+  const out: ResolvedRule[] = []
+  rules.forEach((rule, i) => {
+    out.push(...(mergedAt.get(i) ?? []))
+    const rest = rule.userAgent.filter((u) => !dropped.has(u.toLowerCase()))
+    if (rest.length > 0) out.push({ ...rule, userAgent: rest })
+  })
+  return out
+}
+
+/** Reads the config a site owner wrote for one host and environment. Throws ConfigError when it is invalid. */
+export function resolveConfig(input: ConfigInput, context: ConfigContext): { config: ResolvedConfig; warnings: ConfigIssue[] } {
+  let raw: unknown
+  try {
+    raw = typeof input === 'function' ? input(context) : input
+  } catch (error) {
+    throw new ConfigError([{ path: '(config)', message: `the config function threw for host "${context.host}", env "${context.env}": ${(error as Error)?.message ?? String(error)}`, fix: 'Make it return a config for every host and environment.' }])
+  }
+  const { errors, warnings } = validateConfig(raw)
+  if (errors.length > 0) throw new ConfigError(errors)
+  const c = raw as RobotsConfig
+  const production = context.env === 'production' && !matchesHost(context.host, c.previewHosts ?? DEFAULTS.previewHosts)
+  const config: ResolvedConfig = {
+    host: context.host,
+    env: context.env,
+    indexable: production || c.indexable === true,
+    rules: mergeDuplicates(list(c.rules).map(resolveRule)),
+    sitemap: list(c.sitemap),
+    robotsHost: c.host,
+    header: c.header,
+    guard: {
+      mode: c.guard?.mode ?? DEFAULTS.guard.mode,
+      status: c.guard?.status ?? DEFAULTS.guard.status,
+      body: c.guard?.body ?? DEFAULTS.guard.body,
+      headers: { ...DEFAULTS.guard.headers, ...c.guard?.headers },
+      spoofed: c.guard?.spoofed ?? DEFAULTS.guard.spoofed,
+    },
+    cacheControl: c.cacheControl ?? DEFAULTS.cacheControl,
+  }
+  return { config, warnings }
+}

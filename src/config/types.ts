@@ -1,0 +1,128 @@
+import type { KnownToken } from '../bots/index.ts'
+import type { GuardMode } from '../events.ts'
+
+export type { GuardMode }
+
+/**
+ * A robots.txt product token: letters, `-` and `_` (RFC 9309 §2.2.1), or `*`.
+ * Known crawler tokens autocomplete; any valid token is accepted.
+ */
+export type UserAgent = '*' | KnownToken | (string & {})
+
+/** Cloudflare's Content Signals (https://contentsignals.org): what the content may be used for. */
+export interface ContentSignal {
+  /** Building a search index and showing links and snippets. */
+  search?: boolean
+  /** Using the content as input to an AI answer (retrieval, grounding). */
+  aiInput?: boolean
+  /** Training or fine-tuning AI models. */
+  aiTrain?: boolean
+}
+
+/**
+ * One group of robots.txt. The first three fields are those of Next.js's
+ * `MetadataRoute.Robots` rules, so such a rule pastes in unchanged.
+ */
+export interface RuleConfig {
+  /** The crawlers this group is for: product tokens, or `*` for every crawler no other group names. */
+  userAgent: UserAgent | readonly UserAgent[]
+  /** Paths they may fetch: patterns starting with `/` or `*`; `$` anchors the end. Default: none. */
+  allow?: string | readonly string[]
+  /** Paths they may not fetch. `'/'` is everything. Default: none (everything is allowed). */
+  disallow?: string | readonly string[]
+  /** Seconds between fetches, written as `Crawl-delay:` (Google ignores it; Bing and Yandex read it). Default: none. */
+  crawlDelay?: number
+  /** Written as `Content-Signal: search=yes, ai-train=no`. Default: none. */
+  contentSignal?: ContentSignal
+  /** A comment written above the group. Default: none. */
+  comment?: string
+  /** Extra records for this group, e.g. `{ 'Clean-param': 'ref /articles/' }`. Default: none. */
+  other?: Readonly<Record<string, string | number | readonly (string | number)[]>>
+  /** The guard's mode for requests judged by this group. Default: the file-wide `guard.mode`. */
+  guard?: GuardMode
+}
+
+/** How the request guard treats crawlers that fetch what robots.txt forbids them. */
+export interface GuardConfig {
+  /**
+   * `off`: judge nothing; `log`: let every request through and record the
+   * verdict; `block`: refuse disallowed requests. Default: `'log'`.
+   */
+  mode?: GuardMode
+  /** Status of a refusal, e.g. 402 or 404. Default: 403. */
+  status?: number
+  /** Body of a refusal. Default: a one-line plain-text explanation. */
+  body?: string
+  /** Extra headers on a refusal. Default: none. */
+  headers?: Readonly<Record<string, string>>
+  /**
+   * What to do with a spoofed claim (a bot name from an IP outside its
+   * operator's published ranges): `judge` it by the rules of the name it
+   * claims, or `block` it on every path (in `block` mode). Default: `'judge'`.
+   */
+  spoofed?: 'judge' | 'block'
+}
+
+/** The policy a site owner writes in `robots.config.ts`. */
+export interface RobotsConfig {
+  /** The groups of robots.txt. */
+  rules: RuleConfig | readonly RuleConfig[]
+  /** Absolute http(s) URLs of sitemaps. Default: none. */
+  sitemap?: string | readonly string[]
+  /** Written as `Host:` (Yandex's preferred mirror) only when set. Default: none. */
+  host?: string
+  /** A comment written at the top of the file. Default: none. */
+  header?: string
+  /** The request guard. Default: `{ mode: 'log' }`. */
+  guard?: GuardConfig
+  /** `Cache-Control` of /robots.txt. Default: `'public, max-age=300'`. */
+  cacheControl?: string
+  /**
+   * Serve these rules even where the deployment is not production (a
+   * staging environment or a preview host). Default: false, and such
+   * deployments serve `Disallow: /` for everyone so they are never indexed.
+   */
+  indexable?: boolean
+  /** Hosts that are previews, matched exactly or as `*.suffix`. Default: `['*.workers.dev', '*.pages.dev']`. */
+  previewHosts?: readonly string[]
+}
+
+/** What a config function is called with: the request's host and the deployment's environment. */
+export interface ConfigContext {
+  /** Lower-case host name, without port. */
+  readonly host: string
+  /** `ROBOTS_ENV` of the deployment: `'production'` unless set otherwise. */
+  readonly env: string
+}
+
+export type ConfigFunction = (context: ConfigContext) => RobotsConfig
+export type ConfigInput = RobotsConfig | ConfigFunction
+
+/** Readonly all the way down; arrays and tuples keep their shape. */
+type DeepReadonly<T> = T extends (...args: never[]) => unknown ? T : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T
+
+/** A group with every default filled in and every list a list. */
+export type ResolvedRule = DeepReadonly<{
+  userAgent: string[]
+  allow: string[]
+  disallow: string[]
+  crawlDelay: number | undefined
+  contentSignal: ContentSignal | undefined
+  comment: string | undefined
+  other: [string, string][]
+  guard: GuardMode | undefined
+}>
+
+/** The config for one host and environment: complete and readonly. */
+export type ResolvedConfig = DeepReadonly<{
+  host: string
+  env: string
+  /** Whether this deployment serves its rules (production, or declared indexable). */
+  indexable: boolean
+  rules: ResolvedRule[]
+  sitemap: string[]
+  robotsHost: string | undefined
+  header: string | undefined
+  guard: Required<Omit<GuardConfig, 'headers'>> & { headers: Record<string, string> }
+  cacheControl: string
+}>

@@ -1,0 +1,268 @@
+import { agentToken } from '../robots/index.ts'
+import type { ContentSignal, GuardConfig, RobotsConfig, RuleConfig } from './types.ts'
+
+/** One problem in a config: where it is, what is wrong, and how to fix it. */
+export interface ConfigIssue {
+  readonly path: string
+  readonly message: string
+  readonly fix?: string
+}
+
+export function formatIssue(issue: ConfigIssue): string {
+  return `${issue.path}: ${issue.message}${issue.fix ? ` ${issue.fix}` : ''}`
+}
+
+/** Thrown when a config is invalid; the message lists every error, one per line. */
+export class ConfigError extends Error {
+  readonly issues: readonly ConfigIssue[]
+  constructor(issues: readonly ConfigIssue[]) {
+    super(`Invalid robots config:\n${issues.map((i) => `  - ${formatIssue(i)}`).join('\n')}`)
+    this.name = 'ConfigError'
+    this.issues = issues
+  }
+}
+
+// The keys each object may hold. `satisfies` plus the checks below keep the
+// lists and the hand-written types from drifting apart at compile time.
+const ROOT_KEYS = ['rules', 'sitemap', 'host', 'header', 'guard', 'cacheControl', 'indexable', 'previewHosts'] as const satisfies readonly (keyof RobotsConfig)[]
+const RULE_KEYS = ['userAgent', 'allow', 'disallow', 'crawlDelay', 'contentSignal', 'comment', 'other', 'guard'] as const satisfies readonly (keyof RuleConfig)[]
+const GUARD_KEYS = ['mode', 'status', 'body', 'headers', 'spoofed'] as const satisfies readonly (keyof GuardConfig)[]
+const SIGNAL_KEYS = ['search', 'aiInput', 'aiTrain'] as const satisfies readonly (keyof ContentSignal)[]
+type Exhaustive<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : Exclude<All, Listed>
+const exhaustive: [
+  Exhaustive<(typeof ROOT_KEYS)[number], keyof RobotsConfig>,
+  Exhaustive<(typeof RULE_KEYS)[number], keyof RuleConfig>,
+  Exhaustive<(typeof GUARD_KEYS)[number], keyof GuardConfig>,
+  Exhaustive<(typeof SIGNAL_KEYS)[number], keyof ContentSignal>,
+] = [true, true, true, true]
+void exhaustive
+
+const MODES = ['off', 'log', 'block']
+const TOKEN = /^[A-Za-z_-]+$/
+/** Keys a parser reads as structure (RFC 9309 §2.2 and Google's accepted typos). */
+const STRUCTURAL_KEY = /^(user[- ]?agent|allow|dis+al+[oa]w|diasllow|site-?map)/i
+const RECORD_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/
+
+type Issues = ConfigIssue[]
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v))
+
+function unknownKeys(value: Record<string, unknown>, allowed: readonly string[], path: string, out: Issues): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) {
+      out.push({ path: path ? `${path}.${key}` : key, message: 'is not a known option.', fix: `Remove it, or use one of: ${allowed.join(', ')}.` })
+    }
+  }
+}
+
+/** A list field may be one value or an array of them. */
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [value]
+}
+function listPath(value: unknown, path: string, i: number): string {
+  return Array.isArray(value) ? `${path}[${i}]` : path
+}
+
+/** A value written into robots.txt must not start a new line or a comment there. */
+function checkLineSafe(value: string, path: string, out: Issues, allowHash = false): boolean {
+  if (/[\r\n]/.test(value)) {
+    out.push({ path, message: `${show(value)} holds a line break, which would inject lines into robots.txt.`, fix: 'Remove the line break.' })
+    return false
+  }
+  if (CONTROL.test(value)) {
+    out.push({ path, message: `${show(value)} holds a control character, which robots.txt parsers read unpredictably.`, fix: 'Remove it.' })
+    return false
+  }
+  if (!allowHash && value.includes('#')) {
+    out.push({ path, message: `${show(value)} holds "#", which starts a comment in robots.txt: everything after it would be ignored.`, fix: 'Remove it (URL fragments are never sent to the server).' })
+    return false
+  }
+  return true
+}
+
+function checkToken(value: unknown, path: string, out: Issues): void {
+  if (typeof value !== 'string') {
+    out.push({ path, message: `${show(value)} is not a string.`, fix: 'Write a product token such as "Googlebot", or "*".' })
+    return
+  }
+  if (!checkLineSafe(value, path, out)) return
+  if (value === '*' || TOKEN.test(value)) return
+  // What RFC 9309 parsers (Google's reference among them) read from the value.
+  const read = agentToken(value)
+  if (read === '') {
+    out.push({ path, message: `${show(value)} is not a product token (letters, "-" and "_" only, RFC 9309 §2.2.1): crawlers read no token from it, so the group would apply to no crawler.`, fix: 'Use the product token the crawler documents, e.g. "Googlebot".' })
+  } else if (/^[A-Za-z_-]+[0-9.]/.test(value) && !/\s|\//.test(value)) {
+    out.push({ path, message: `${show(value)} is not a product token (letters, "-" and "_" only, RFC 9309 §2.2.1): crawlers that follow the RFC, Google's among them, read it as "${read}", so the group would apply to a crawler named "${read}", not the one you mean.`, fix: 'Name a crawler by a token of letters, "-" and "_" only; a crawler whose documented name has digits cannot be named reliably in robots.txt.' })
+  } else {
+    out.push({ path, message: `${show(value)} is not a product token (letters, "-" and "_" only, RFC 9309 §2.2.1): crawlers read only "${read}", the part before the first other character.`, fix: `Use "${read}".` })
+  }
+}
+
+function checkPattern(value: unknown, path: string, out: Issues): void {
+  if (typeof value !== 'string') {
+    out.push({ path, message: `${show(value)} is not a string.`, fix: 'Write a path pattern such as "/admin/".' })
+    return
+  }
+  if (!checkLineSafe(value, path, out)) return
+  if (value !== '' && !value.startsWith('/') && !value.startsWith('*')) {
+    out.push({ path, message: `${show(value)} does not start with "/" or "*", so it never matches a path (RFC 9309 §2.2.2).`, fix: `Write "/${value}".` })
+  }
+}
+
+function checkRule(rule: unknown, path: string, out: Issues): void {
+  if (!isObject(rule)) {
+    out.push({ path, message: 'is not an object.', fix: "Write { userAgent: '*', disallow: '/private/' }." })
+    return
+  }
+  unknownKeys(rule, RULE_KEYS, path, out)
+  if (rule.userAgent === undefined || (Array.isArray(rule.userAgent) && rule.userAgent.length === 0)) {
+    out.push({ path: `${path}.userAgent`, message: 'is missing: a group must name at least one crawler.', fix: "Add userAgent: '*' for every crawler, or a product token." })
+  } else {
+    list(rule.userAgent).forEach((ua, i) => checkToken(ua, listPath(rule.userAgent, `${path}.userAgent`, i), out))
+  }
+  for (const key of ['allow', 'disallow'] as const) {
+    if (rule[key] !== undefined) list(rule[key]).forEach((p, i) => checkPattern(p, listPath(rule[key], `${path}.${key}`, i), out))
+  }
+  if (rule.crawlDelay !== undefined && !(typeof rule.crawlDelay === 'number' && Number.isFinite(rule.crawlDelay) && rule.crawlDelay > 0)) {
+    out.push({ path: `${path}.crawlDelay`, message: `${show(rule.crawlDelay)} is not a positive number of seconds.`, fix: 'Write a number above 0, e.g. crawlDelay: 5, or remove it.' })
+  }
+  if (rule.contentSignal !== undefined) {
+    if (!isObject(rule.contentSignal)) {
+      out.push({ path: `${path}.contentSignal`, message: 'is not an object.', fix: 'Write { search: true, aiTrain: false }.' })
+    } else {
+      for (const [key, v] of Object.entries(rule.contentSignal)) {
+        if (!(SIGNAL_KEYS as readonly string[]).includes(key)) {
+          out.push({ path: `${path}.contentSignal.${key}`, message: 'is not a Content-Signal key.', fix: `Use one of: ${SIGNAL_KEYS.join(', ')}.` })
+        } else if (typeof v !== 'boolean') {
+          out.push({ path: `${path}.contentSignal.${key}`, message: `${show(v)} is not true or false.`, fix: 'Write true (yes) or false (no).' })
+        }
+      }
+    }
+  }
+  if (rule.comment !== undefined && (typeof rule.comment !== 'string' || CONTROL.test(rule.comment.replace(/\r?\n/g, '')))) {
+    out.push({ path: `${path}.comment`, message: 'is not plain text.', fix: 'Write a string without control characters.' })
+  }
+  if (rule.other !== undefined) {
+    if (!isObject(rule.other)) {
+      out.push({ path: `${path}.other`, message: 'is not an object.', fix: "Write { 'Clean-param': 'ref /articles/' }." })
+    } else {
+      for (const [key, v] of Object.entries(rule.other)) {
+        const p = `${path}.other.${key}`
+        if (!RECORD_KEY.test(key)) out.push({ path: p, message: `${show(key)} is not a record key.`, fix: 'Use letters, digits, "-" and "_", starting with a letter.' })
+        else if (STRUCTURAL_KEY.test(key)) out.push({ path: p, message: `${show(key)} would be read as a ${key.toLowerCase().startsWith('s') ? 'sitemap' : 'group'} line, not an extra record.`, fix: 'Use userAgent, allow, disallow or sitemap instead.' })
+        list(v).forEach((item, i) => {
+          const ip = listPath(v, p, i)
+          if (typeof item === 'number' && Number.isFinite(item)) return
+          if (typeof item !== 'string') out.push({ path: ip, message: `${show(item)} is not a string or a number.`, fix: 'Write a string.' })
+          else checkLineSafe(item, ip, out)
+        })
+      }
+    }
+  }
+  if (rule.guard !== undefined && !MODES.includes(rule.guard as string)) {
+    out.push({ path: `${path}.guard`, message: `${show(rule.guard)} is not a guard mode.`, fix: "Use 'off', 'log' or 'block'." })
+  }
+}
+
+function checkGuard(guard: unknown, out: Issues): void {
+  if (!isObject(guard)) {
+    out.push({ path: 'guard', message: 'is not an object.', fix: "Write guard: { mode: 'log' }." })
+    return
+  }
+  unknownKeys(guard, GUARD_KEYS, 'guard', out)
+  if (guard.mode !== undefined && !MODES.includes(guard.mode as string)) {
+    out.push({ path: 'guard.mode', message: `${show(guard.mode)} is not a guard mode.`, fix: "Use 'off', 'log' or 'block'." })
+  }
+  if (guard.status !== undefined && !(Number.isInteger(guard.status) && (guard.status as number) >= 400 && (guard.status as number) <= 599)) {
+    out.push({ path: 'guard.status', message: `${show(guard.status)} is not a refusal status.`, fix: 'Use an HTTP status from 400 to 599, e.g. 403, 402 or 404.' })
+  }
+  if (guard.body !== undefined && typeof guard.body !== 'string') {
+    out.push({ path: 'guard.body', message: 'is not a string.', fix: 'Write the text of the refusal.' })
+  }
+  if (guard.headers !== undefined) {
+    if (!isObject(guard.headers)) out.push({ path: 'guard.headers', message: 'is not an object.', fix: "Write { 'Retry-After': '3600' }." })
+    else {
+      for (const [name, v] of Object.entries(guard.headers)) {
+        if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) out.push({ path: `guard.headers.${name}`, message: 'is not a header name.', fix: 'Use letters, digits and "-".' })
+        else if (typeof v !== 'string' || /[\r\n\0]/.test(v)) out.push({ path: `guard.headers.${name}`, message: 'is not a header value.', fix: 'Write a string without line breaks.' })
+      }
+    }
+  }
+  if (guard.spoofed !== undefined && guard.spoofed !== 'judge' && guard.spoofed !== 'block') {
+    out.push({ path: 'guard.spoofed', message: `${show(guard.spoofed)} is not an option.`, fix: "Use 'judge' or 'block'." })
+  }
+}
+
+function checkSitemap(value: unknown, path: string, out: Issues): void {
+  if (typeof value !== 'string' || !checkLineSafe(value, path, out, true)) {
+    if (typeof value !== 'string') out.push({ path, message: `${show(value)} is not a string.`, fix: 'Write an absolute URL.' })
+    return
+  }
+  let url: URL | undefined
+  try {
+    url = new URL(value)
+  } catch {
+    url = undefined
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || /\s/.test(value)) {
+    out.push({ path, message: `${show(value)} is not an absolute http(s) URL; crawlers ignore relative sitemaps (RFC 9309 §2.3.5).`, fix: 'Write the full URL, e.g. "https://example.com/sitemap.xml".' })
+  }
+}
+
+/**
+ * Checks a config strictly: unknown keys are errors, and each error names the
+ * field path and the fix. Warnings are for configs that work but not as
+ * written (the same token in two groups, which crawlers merge).
+ */
+export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnings: ConfigIssue[] } {
+  const errors: Issues = []
+  const warnings: Issues = []
+  if (!isObject(config)) {
+    errors.push({ path: '(config)', message: 'is not an object.', fix: 'export default defineConfig({ rules: [...] }).' })
+    return { errors, warnings }
+  }
+  unknownKeys(config, ROOT_KEYS, '', errors)
+  if (config.rules === undefined) {
+    errors.push({ path: 'rules', message: 'is missing.', fix: "Add rules: [{ userAgent: '*', allow: '/' }]." })
+  } else {
+    list(config.rules).forEach((rule, i) => checkRule(rule, listPath(config.rules, 'rules', i), errors))
+    // RFC 9309 §2.2.1: crawlers merge every group naming their token.
+    const seen = new Map<string, string>()
+    list(config.rules).forEach((rule, i) => {
+      if (!isObject(rule) || rule.userAgent === undefined) return
+      list(rule.userAgent).forEach((ua, j) => {
+        if (typeof ua !== 'string') return
+        const key = ua.toLowerCase()
+        const here = listPath(rule.userAgent, `${listPath(config.rules, 'rules', i)}.userAgent`, j)
+        const first = seen.get(key)
+        if (first === undefined) seen.set(key, here)
+        else warnings.push({ path: here, message: `${show(ua)} is also named at ${first}; crawlers merge the two groups, so robots-edge writes one group for it with the rules of both.`, fix: 'Name each token in one group.' })
+      })
+    })
+  }
+  if (config.sitemap !== undefined) list(config.sitemap).forEach((s, i) => checkSitemap(s, listPath(config.sitemap, 'sitemap', i), errors))
+  if (config.host !== undefined) {
+    if (typeof config.host !== 'string' || config.host === '' || /\s/.test(config.host)) {
+      errors.push({ path: 'host', message: `${show(config.host)} is not a host name.`, fix: 'Write e.g. "example.com".' })
+    } else checkLineSafe(config.host, 'host', errors)
+  }
+  if (config.header !== undefined && (typeof config.header !== 'string' || CONTROL.test(config.header.replace(/\r?\n/g, '')))) {
+    errors.push({ path: 'header', message: 'is not plain text.', fix: 'Write a string without control characters.' })
+  }
+  if (config.guard !== undefined) checkGuard(config.guard, errors)
+  if (config.cacheControl !== undefined && (typeof config.cacheControl !== 'string' || /[\r\n\0]/.test(config.cacheControl))) {
+    errors.push({ path: 'cacheControl', message: 'is not a header value.', fix: "Write e.g. 'public, max-age=300'." })
+  }
+  if (config.indexable !== undefined && typeof config.indexable !== 'boolean') {
+    errors.push({ path: 'indexable', message: `${show(config.indexable)} is not true or false.`, fix: 'Write indexable: true to serve the rules outside production.' })
+  }
+  if (config.previewHosts !== undefined) {
+    list(config.previewHosts).forEach((h, i) => {
+      if (typeof h !== 'string' || !/^(\*\.)?[a-z0-9.-]+$/i.test(h)) errors.push({ path: listPath(config.previewHosts, 'previewHosts', i), message: `${show(h)} is not a host or *.suffix.`, fix: 'Write e.g. "*.workers.dev" or "staging.example.com".' })
+    })
+  }
+  return { errors, warnings }
+}

@@ -1,0 +1,41 @@
+import type { Context, Handler } from 'hono'
+
+/** Marks the Worker's own subrequests, so a misrouted one never loops back into it. */
+export const HOP_HEADER = 'x-robots-edge-hop'
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
+
+function isDevelopmentHost(host: string): boolean {
+  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost') || host.endsWith('.workers.dev')
+}
+
+function infoPage(c: Context, host: string): Response {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">
+<title>robots-edge</title></head><body style="font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem">
+<h1>robots-edge is running</h1>
+<p>This Worker serves <a href="/robots.txt">/robots.txt</a> for <code>${escapeHtml(host)}</code> from <code>robots.config.ts</code>
+and checks each crawler's requests against the same rules.</p>
+<p>No origin is configured here, so other paths show this page. On a Cloudflare route, requests go on to your
+site; set <code>ORIGIN</code> in <code>wrangler.toml</code> to send them elsewhere.</p>
+</body></html>`
+  return c.html(body, 200, { 'X-Robots-Tag': 'noindex' })
+}
+
+/**
+ * The last handler: everything the guard lets through goes to the site.
+ * With `ORIGIN` set, to that origin (same path and query); on a Cloudflare
+ * route, to the zone's origin with `fetch(request)`; on workers.dev or
+ * locally there is no origin, and a small page says what is running.
+ */
+export function passThrough(): Handler {
+  return async function passThrough(c) {
+    const url = new URL(c.req.url)
+    if (c.req.header(HOP_HEADER)) return c.text('Loop detected: this request already passed through robots-edge.\n', 508)
+    const origin = (c.env as { ORIGIN?: string } | undefined)?.ORIGIN
+    if (!origin && isDevelopmentHost(url.hostname)) return infoPage(c, url.hostname)
+    const target = origin ? new URL(url.pathname + url.search, origin) : url
+    const request = new Request(target, c.req.raw)
+    request.headers.set(HOP_HEADER, '1')
+    return fetch(request)
+  }
+}
