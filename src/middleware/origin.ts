@@ -36,6 +36,11 @@ export function passThrough(): Handler {
     const target = origin ? new URL(url.pathname + url.search, origin) : url
     const request = new Request(target, c.req.raw)
     request.headers.set(HOP_HEADER, '1')
-    return fetch(request)
+    try {
+      return await fetch(request)
+    } catch (error) {
+      console.error('robots-edge: origin unreachable', error)
+      return c.text('Bad Gateway: the origin could not be reached.\n', 502)
+    }
   }
 }

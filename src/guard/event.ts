@@ -1,0 +1,75 @@
+import type { AgentIdentity } from '../bots/index.ts'
+import type { Policy } from '../config/index.ts'
+import type { EventAgent, GuardMode, JudgedRequest, Verification } from '../events.ts'
+import type { Verdict } from '../robots/index.ts'
+
+const MAX_PATH = 2048
+const MAX_UA = 512
+
+/** The request.cf fields the ledger keeps (never the client IP). */
+interface CfFields {
+  country?: unknown
+  asn?: unknown
+}
+
+export function eventAgent(identity: AgentIdentity): EventAgent {
+  return {
+    ...(identity.id !== undefined ? { id: identity.id } : {}),
+    tokens: identity.tokens,
+    kind: identity.kind,
+    ...(identity.operator !== undefined ? { operator: identity.operator } : {}),
+    ...(identity.category !== undefined ? { category: identity.category } : {}),
+    obeysRobotsTxt: identity.obeysRobotsTxt,
+  }
+}
+
+export interface EventInput {
+  type: JudgedRequest['type']
+  request: Request
+  url: URL
+  identity: AgentIdentity
+  policy: Policy
+  verdict: Verdict
+  verification: Verification
+  mode: GuardMode
+  action: JudgedRequest['action']
+  status: number
+}
+
+/** Builds the event recorded for one judged request (or robots.txt fetch). */
+export function buildEvent(input: EventInput): JudgedRequest {
+  const { request, url, verdict } = input
+  const cf = (request as { cf?: CfFields }).cf
+  const asn = typeof cf?.asn === 'number' ? cf.asn : undefined
+  const country = typeof cf?.country === 'string' ? cf.country : undefined
+  return {
+    type: input.type,
+    time: Date.now(),
+    host: url.hostname.toLowerCase(),
+    method: request.method,
+    path: (url.pathname + url.search).slice(0, MAX_PATH),
+    userAgent: (request.headers.get('user-agent') ?? '').slice(0, MAX_UA),
+    agent: eventAgent(input.identity),
+    verification: input.verification,
+    group: verdict.group,
+    allowed: verdict.allowed,
+    rule: verdict.rule,
+    mode: input.mode,
+    action: input.action,
+    status: input.status,
+    robotsVersion: input.policy.version,
+    ...(country !== undefined ? { country } : {}),
+    ...(asn !== undefined ? { asn } : {}),
+  }
+}
+
+/**
+ * Salted SHA-256 of the client IP, first 16 hex digits: enough to count
+ * distinct clients, useless to recover the address. Without a salt nothing
+ * is stored: an unsalted hash of an IPv4 address is reversible by brute force.
+ */
+export async function hashIp(ip: string | null, salt: string | undefined): Promise<string | undefined> {
+  if (!ip || !salt) return undefined
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${salt}\n${ip}`))
+  return [...new Uint8Array(digest, 0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('')
+}

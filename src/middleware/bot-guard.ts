@@ -1,0 +1,151 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import { identifyAgent, type AgentIdentity } from '../bots/index.ts'
+import type { Policies, Policy } from '../config/index.ts'
+import type { JudgedRequest, Verification } from '../events.ts'
+import { buildEvent, hashIp } from '../guard/event.ts'
+import { declaredBot, judge } from '../guard/judge.ts'
+import type { Verdict } from '../robots/index.ts'
+import { envOf } from './robots-txt.ts'
+
+/** What later handlers can read with `c.get('robotsVerdict')`. */
+export interface RobotsJudgment {
+  readonly identity: AgentIdentity
+  readonly verdict: Verdict
+  readonly verification: Verification
+  readonly action: 'pass' | 'block'
+}
+
+export type BotGuardEnv = { Variables: { robotsVerdict?: RobotsJudgment } }
+
+export interface BotGuardOptions {
+  /** The per-isolate policy store (`createPolicies(config)`), shared with `robotsTxt()`. */
+  policies: Policies
+  /**
+   * Confirms a claimed identity. Default: `verified` when Cloudflare says so
+   * (`request.cf.verifiedBotCategory` or `botManagement.verifiedBot`), else
+   * `unverified`.
+   */
+  verify?: (c: Context, identity: AgentIdentity) => Verification | Promise<Verification>
+  /** Receives each judged request, through `ctx.waitUntil`; its failure never reaches the visitor. Default: none. */
+  record?: (event: JudgedRequest, c: Context) => Promise<void> | void
+  /** Salt for the client-IP hash in recorded events. Default: none (no hash stored). */
+  ipSalt?: (c: Context) => string | undefined
+  /** Path prefixes never judged: the project's own pages. Default: `['/_robots/']`. */
+  exclude?: readonly string[]
+  /** Shapes a refusal. Default: the config's `guard.status`, `body` and `headers`. */
+  onBlock?: (c: Context, judgment: RobotsJudgment, policy: Policy) => Response | Promise<Response>
+  /** Writes one JSON log line per judged request. Default: `console.log` (Workers Logs, Logpush). */
+  log?: (line: string) => void
+}
+
+/** Cloudflare's own verdict on the client, when the zone has it. */
+export function cloudflareVerification(c: Context): Verification {
+  const cf = (c.req.raw as { cf?: { verifiedBotCategory?: unknown; botManagement?: { verifiedBot?: unknown } } }).cf
+  if ((typeof cf?.verifiedBotCategory === 'string' && cf.verifiedBotCategory !== '') || cf?.botManagement?.verifiedBot === true) return 'verified'
+  return 'unverified'
+}
+
+/**
+ * Judges every request from a crawler by the rules it was served: the same
+ * compiled matcher that rendered /robots.txt for this host. People and
+ * unidentified clients pass untouched; `log` records the verdict; `block`
+ * refuses a disallowed request; an allowed request always passes. Mount it
+ * after `robotsTxt()`.
+ *
+ * @example
+ * app.use(robotsTxt({ policies }))
+ * app.use(botGuard({ policies, record: (event) => recorder.record(event) }))
+ */
+export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEnv> {
+  const { policies, record, onBlock, ipSalt } = options
+  if (typeof policies?.get !== 'function') throw new TypeError('botGuard: `policies` must come from createPolicies(config).')
+  const verify = options.verify ?? cloudflareVerification
+  const exclude = options.exclude ?? ['/_robots/']
+  const log = options.log ?? ((line: string) => console.log(line))
+
+  const keep = (c: Context, event: JudgedRequest): void => {
+    log(JSON.stringify({ robotsEdge: 'judged', ...event }))
+    if (record === undefined) return
+    const salt = ipSalt?.(c)
+    const ip = c.req.header('cf-connecting-ip') ?? null
+    // Off the response path; a failure is the recorder's to count, never the visitor's.
+    const work = hashIp(ip, salt)
+      .then((ipHash) => record(ipHash === undefined ? event : { ...event, ipHash }, c))
+      .catch((error: unknown) => console.error('robots-edge: record failed', error))
+    try {
+      c.executionCtx.waitUntil(work)
+    } catch {
+      // No execution context (a unit test calling app.request): the promise still runs.
+    }
+  }
+
+  /** Judges one request; null when it is not to be judged (mode off) or cannot be. */
+  const assess = async (c: Context): Promise<{ judgment: RobotsJudgment; policy: Policy; event: JudgedRequest } | null> => {
+    try {
+      const url = new URL(c.req.url)
+      const policy = policies.get(url.hostname, envOf(c))
+      const userAgent = c.req.header('user-agent')
+      // People and unidentified clients pass untouched.
+      const identity = identifyAgent(userAgent) ?? declaredBot(userAgent, policy)
+      if (identity === null) return null
+      const verdict = judge(policy, identity, url.pathname + url.search)
+      const mode = policy.modeFor(verdict.group)
+      if (mode === 'off') return null
+      const verification = await verify(c, identity)
+      const refuse =
+        mode === 'block' && (!verdict.allowed || (verification === 'spoofed' && policy.config.guard.spoofed === 'block'))
+      const judgment: RobotsJudgment = { identity, verdict, verification, action: refuse ? 'block' : 'pass' }
+      const event = buildEvent({
+        type: 'request', request: c.req.raw, url, identity, policy, verdict, verification, mode,
+        action: judgment.action, status: refuse ? policy.config.guard.status : 0,
+      })
+      return { judgment, policy, event }
+    } catch (error) {
+      // Bad input is never the visitor's 5xx: judge nothing and pass.
+      console.error('robots-edge: guard failed, request passed unjudged', error)
+      return null
+    }
+  }
+
+  return async function botGuard(c, next) {
+    const path = c.req.path
+    if (path === '/robots.txt' || exclude.some((prefix) => path.startsWith(prefix))) return next()
+    const assessed = await assess(c)
+    if (assessed === null) return next()
+    const { judgment, policy, event } = assessed
+    c.set('robotsVerdict', judgment)
+    keep(c, event)
+    if (judgment.action === 'block') {
+      if (onBlock) return onBlock(c, judgment, policy)
+      const { status, body, headers } = policy.config.guard
+      return new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } })
+    }
+    return next()
+  }
+}
+
+/**
+ * The `onFetch` hook for `robotsTxt()`: records each fetch of /robots.txt by
+ * an identified agent, the evidence that it read the rules in force.
+ */
+export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'verify' | 'ipSalt'>): (c: Context, policy: Policy) => void {
+  const verify = options.verify ?? cloudflareVerification
+  return (c, policy) => {
+    const identity = identifyAgent(c.req.header('user-agent'))
+    if (identity === null || options.record === undefined) return
+    const record = options.record
+    const work = (async () => {
+      const url = new URL(c.req.url)
+      const verification = await verify(c, identity)
+      const verdict: Verdict = { allowed: true, group: policy.matcher.groupFor(identity.tokens), rule: null }
+      const event = buildEvent({ type: 'robots-txt', request: c.req.raw, url, identity, policy, verdict, verification, mode: policy.config.guard.mode, action: 'pass', status: 0 })
+      const ipHash = await hashIp(c.req.header('cf-connecting-ip') ?? null, options.ipSalt?.(c))
+      await record(ipHash === undefined ? event : { ...event, ipHash }, c)
+    })().catch((error: unknown) => console.error('robots-edge: record failed', error))
+    try {
+      c.executionCtx.waitUntil(work)
+    } catch {
+      // No execution context: the promise still runs.
+    }
+  }
+}
