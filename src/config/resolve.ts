@@ -1,4 +1,4 @@
-import type { ConfigContext, ConfigInput, ResolvedConfig, ResolvedRule, RobotsConfig, RuleConfig } from './types.ts'
+import type { ConfigContext, ConfigInput, ResolvedConfig, ResolvedRule, RobotsConfig, RuleConfig, SingleRuleConfig } from './types.ts'
 import { ConfigError, validateConfig, type ConfigIssue } from './validate.ts'
 
 /** Every default, declared once. */
@@ -26,9 +26,11 @@ export function matchesHost(host: string, patterns: readonly string[]): boolean 
   })
 }
 
-function resolveRule(rule: RuleConfig): ResolvedRule {
+function resolveRule(rule: RuleConfig | SingleRuleConfig): ResolvedRule {
+  // A token named twice in one group is written once (compared as crawlers do, ignoring case).
+  const agents = list(rule.userAgent ?? '*').filter((ua, i, all) => all.findIndex((u) => u.toLowerCase() === ua.toLowerCase()) === i)
   return {
-    userAgent: list(rule.userAgent),
+    userAgent: agents,
     allow: list(rule.allow),
     disallow: list(rule.disallow),
     crawlDelay: rule.crawlDelay,

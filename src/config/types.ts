@@ -42,6 +42,9 @@ export interface RuleConfig {
   guard?: GuardMode
 }
 
+/** A lone rule object, as Next.js allows: `userAgent` may be left out and means `*`. */
+export type SingleRuleConfig = Omit<RuleConfig, 'userAgent'> & { userAgent?: RuleConfig['userAgent'] }
+
 /** How the request guard treats crawlers that fetch what robots.txt forbids them. */
 export interface GuardConfig {
   /**
@@ -65,8 +68,8 @@ export interface GuardConfig {
 
 /** The policy a site owner writes in `robots.config.ts`. */
 export interface RobotsConfig {
-  /** The groups of robots.txt. */
-  rules: RuleConfig | readonly RuleConfig[]
+  /** The groups of robots.txt. A lone object may leave `userAgent` out (it means `*`), as in Next.js. */
+  rules: SingleRuleConfig | readonly RuleConfig[]
   /** Absolute http(s) URLs of sitemaps. Default: none. */
   sitemap?: string | readonly string[]
   /** Written as `Host:` (Yandex's preferred mirror) only when set. Default: none. */

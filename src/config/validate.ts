@@ -43,7 +43,12 @@ const TOKEN = /^[A-Za-z_-]+$/
 const STRUCTURAL_KEY = /^(user[- ]?agent|allow|dis+al+[oa]w|diasllow|site-?map)/i
 const RECORD_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/
+const CONTROL = /[\u0000-\u001f\u007f]/
+/** Comments may hold tabs and (as separate `#` lines) line breaks. */
+// eslint-disable-next-line no-control-regex
+const COMMENT_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/
+/** An HTTP field value this Worker can send: visible ASCII, space and tab (RFC 9110 §5.5). */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/
 
 type Issues = ConfigIssue[]
 
@@ -107,20 +112,26 @@ function checkPattern(value: unknown, path: string, out: Issues): void {
     return
   }
   if (!checkLineSafe(value, path, out)) return
+  if (value !== value.trim()) {
+    out.push({ path, message: `${show(value)} starts or ends with white space, which crawlers drop: the served rule would not be the one written.`, fix: `Write ${show(value.trim())}, or encode a space in a path as "%20".` })
+    return
+  }
   if (value !== '' && !value.startsWith('/') && !value.startsWith('*')) {
     out.push({ path, message: `${show(value)} does not start with "/" or "*", so it never matches a path (RFC 9309 §2.2.2).`, fix: `Write "/${value}".` })
   }
 }
 
-function checkRule(rule: unknown, path: string, out: Issues): void {
+function checkRule(rule: unknown, path: string, out: Issues, single: boolean): void {
   if (!isObject(rule)) {
     out.push({ path, message: 'is not an object.', fix: "Write { userAgent: '*', disallow: '/private/' }." })
     return
   }
   unknownKeys(rule, RULE_KEYS, path, out)
-  if (rule.userAgent === undefined || (Array.isArray(rule.userAgent) && rule.userAgent.length === 0)) {
+  // As in Next.js, a single rule object may leave userAgent out: it means `*`.
+  const missing = rule.userAgent === undefined || (Array.isArray(rule.userAgent) && rule.userAgent.length === 0)
+  if (missing && !(single && rule.userAgent === undefined)) {
     out.push({ path: `${path}.userAgent`, message: 'is missing: a group must name at least one crawler.', fix: "Add userAgent: '*' for every crawler, or a product token." })
-  } else {
+  } else if (!missing) {
     list(rule.userAgent).forEach((ua, i) => checkToken(ua, listPath(rule.userAgent, `${path}.userAgent`, i), out))
   }
   for (const key of ['allow', 'disallow'] as const) {
@@ -132,6 +143,8 @@ function checkRule(rule: unknown, path: string, out: Issues): void {
   if (rule.contentSignal !== undefined) {
     if (!isObject(rule.contentSignal)) {
       out.push({ path: `${path}.contentSignal`, message: 'is not an object.', fix: 'Write { search: true, aiTrain: false }.' })
+    } else if (Object.keys(rule.contentSignal).length === 0) {
+      out.push({ path: `${path}.contentSignal`, message: 'names no signal, so it would write an empty Content-Signal line.', fix: `Set at least one of: ${SIGNAL_KEYS.join(', ')}; or remove it.` })
     } else {
       for (const [key, v] of Object.entries(rule.contentSignal)) {
         if (!(SIGNAL_KEYS as readonly string[]).includes(key)) {
@@ -142,7 +155,7 @@ function checkRule(rule: unknown, path: string, out: Issues): void {
       }
     }
   }
-  if (rule.comment !== undefined && (typeof rule.comment !== 'string' || CONTROL.test(rule.comment.replace(/\r?\n/g, '')))) {
+  if (rule.comment !== undefined && (typeof rule.comment !== 'string' || COMMENT_CONTROL.test(rule.comment.replace(/\r?\n/g, '')))) {
     out.push({ path: `${path}.comment`, message: 'is not plain text.', fix: 'Write a string without control characters.' })
   }
   if (rule.other !== undefined) {
@@ -187,7 +200,7 @@ function checkGuard(guard: unknown, out: Issues): void {
     else {
       for (const [name, v] of Object.entries(guard.headers)) {
         if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) out.push({ path: `guard.headers.${name}`, message: 'is not a header name.', fix: 'Use letters, digits and "-".' })
-        else if (typeof v !== 'string' || /[\r\n\0]/.test(v)) out.push({ path: `guard.headers.${name}`, message: 'is not a header value.', fix: 'Write a string without line breaks.' })
+        else if (typeof v !== 'string' || !HEADER_VALUE.test(v)) out.push({ path: `guard.headers.${name}`, message: `${show(v)} is not a header value this Worker can send.`, fix: 'Use visible ASCII characters, spaces and tabs only.' })
       }
     }
   }
@@ -197,18 +210,20 @@ function checkGuard(guard: unknown, out: Issues): void {
 }
 
 function checkSitemap(value: unknown, path: string, out: Issues): void {
-  if (typeof value !== 'string' || !checkLineSafe(value, path, out, true)) {
-    if (typeof value !== 'string') out.push({ path, message: `${show(value)} is not a string.`, fix: 'Write an absolute URL.' })
+  if (typeof value !== 'string') {
+    out.push({ path, message: `${show(value)} is not a string.`, fix: 'Write an absolute URL.' })
     return
   }
+  if (!checkLineSafe(value, path, out)) return
   let url: URL | undefined
   try {
     url = new URL(value)
   } catch {
     url = undefined
   }
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || /\s/.test(value)) {
-    out.push({ path, message: `${show(value)} is not an absolute http(s) URL; crawlers ignore relative sitemaps (RFC 9309 §2.3.5).`, fix: 'Write the full URL, e.g. "https://example.com/sitemap.xml".' })
+  // `new URL` also accepts `https:example.com/x`; crawlers (and the linter) need `scheme://host`.
+  if (url === undefined || !/^https?:\/\/[^/\s]+/i.test(value) || /\s/.test(value)) {
+    out.push({ path, message: `${show(value)} is not an absolute http(s) URL, which is what crawlers read in a Sitemap line (RFC 9309 §2.3.5).`, fix: 'Write the full URL, e.g. "https://example.com/sitemap.xml".' })
   }
 }
 
@@ -228,7 +243,10 @@ export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnin
   if (config.rules === undefined) {
     errors.push({ path: 'rules', message: 'is missing.', fix: "Add rules: [{ userAgent: '*', allow: '/' }]." })
   } else {
-    list(config.rules).forEach((rule, i) => checkRule(rule, listPath(config.rules, 'rules', i), errors))
+    list(config.rules).forEach((rule, i) => checkRule(rule, listPath(config.rules, 'rules', i), errors, !Array.isArray(config.rules)))
+    if (Array.isArray(config.rules) && config.rules.length === 0) {
+      warnings.push({ path: 'rules', message: 'is empty: the served robots.txt allows everything to every crawler.', fix: "Add a group, e.g. { userAgent: '*', disallow: '/admin/' }." })
+    }
     // RFC 9309 §2.2.1: crawlers merge every group naming their token.
     const seen = new Map<string, string>()
     list(config.rules).forEach((rule, i) => {
@@ -239,6 +257,7 @@ export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnin
         const here = listPath(rule.userAgent, `${listPath(config.rules, 'rules', i)}.userAgent`, j)
         const first = seen.get(key)
         if (first === undefined) seen.set(key, here)
+        else if (first.startsWith(`${listPath(config.rules, 'rules', i)}.`)) warnings.push({ path: here, message: `${show(ua)} is named twice in this group; it is written once.`, fix: 'Remove the repetition.' })
         else warnings.push({ path: here, message: `${show(ua)} is also named at ${first}; crawlers merge the two groups, so robots-edge writes one group for it with the rules of both.`, fix: 'Name each token in one group.' })
       })
     })
@@ -249,12 +268,12 @@ export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnin
       errors.push({ path: 'host', message: `${show(config.host)} is not a host name.`, fix: 'Write e.g. "example.com".' })
     } else checkLineSafe(config.host, 'host', errors)
   }
-  if (config.header !== undefined && (typeof config.header !== 'string' || CONTROL.test(config.header.replace(/\r?\n/g, '')))) {
+  if (config.header !== undefined && (typeof config.header !== 'string' || COMMENT_CONTROL.test(config.header.replace(/\r?\n/g, '')))) {
     errors.push({ path: 'header', message: 'is not plain text.', fix: 'Write a string without control characters.' })
   }
   if (config.guard !== undefined) checkGuard(config.guard, errors)
-  if (config.cacheControl !== undefined && (typeof config.cacheControl !== 'string' || /[\r\n\0]/.test(config.cacheControl))) {
-    errors.push({ path: 'cacheControl', message: 'is not a header value.', fix: "Write e.g. 'public, max-age=300'." })
+  if (config.cacheControl !== undefined && (typeof config.cacheControl !== 'string' || !HEADER_VALUE.test(config.cacheControl))) {
+    errors.push({ path: 'cacheControl', message: `${show(config.cacheControl)} is not a header value this Worker can send.`, fix: "Use visible ASCII only, e.g. 'public, max-age=300'." })
   }
   if (config.indexable !== undefined && typeof config.indexable !== 'boolean') {
     errors.push({ path: 'indexable', message: `${show(config.indexable)} is not true or false.`, fix: 'Write indexable: true to serve the rules outside production.' })

@@ -27,7 +27,7 @@ export interface BotGuardOptions {
    */
   verify?: (c: Context, identity: AgentIdentity) => Verification | Promise<Verification>
   /** Receives each judged request, through `ctx.waitUntil`; its failure never reaches the visitor. Default: none. */
-  record?: (event: JudgedRequest, c: Context) => Promise<void> | void
+  record?: (event: JudgedRequest, c: Context, policy: Policy) => Promise<void> | void
   /** Salt for the client-IP hash in recorded events. Default: none (no hash stored). */
   ipSalt?: (c: Context) => string | undefined
   /** Path prefixes never judged: the project's own pages. Default: `['/_robots/']`. */
@@ -63,14 +63,14 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
   const exclude = options.exclude ?? ['/_robots/']
   const log = options.log ?? ((line: string) => console.log(line))
 
-  const keep = (c: Context, event: JudgedRequest): void => {
+  const keep = (c: Context, event: JudgedRequest, policy: Policy): void => {
     log(JSON.stringify({ robotsEdge: 'judged', ...event }))
     if (record === undefined) return
     const salt = ipSalt?.(c)
     const ip = c.req.header('cf-connecting-ip') ?? null
     // Off the response path; a failure is the recorder's to count, never the visitor's.
     const work = hashIp(ip, salt)
-      .then((ipHash) => record(ipHash === undefined ? event : { ...event, ipHash }, c))
+      .then((ipHash) => record(ipHash === undefined ? event : { ...event, ipHash }, c, policy))
       .catch((error: unknown) => console.error('robots-edge: record failed', error))
     try {
       c.executionCtx.waitUntil(work)
@@ -114,7 +114,7 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
     if (assessed === null) return next()
     const { judgment, policy, event } = assessed
     c.set('robotsVerdict', judgment)
-    keep(c, event)
+    keep(c, event, policy)
     if (judgment.action === 'block') {
       if (onBlock) return onBlock(c, judgment, policy)
       const { status, body, headers } = policy.config.guard
@@ -140,7 +140,7 @@ export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'ver
       const verdict: Verdict = { allowed: true, group: policy.matcher.groupFor(identity.tokens), rule: null }
       const event = buildEvent({ type: 'robots-txt', request: c.req.raw, url, identity, policy, verdict, verification, mode: policy.config.guard.mode, action: 'pass', status: 0 })
       const ipHash = await hashIp(c.req.header('cf-connecting-ip') ?? null, options.ipSalt?.(c))
-      await record(ipHash === undefined ? event : { ...event, ipHash }, c)
+      await record(ipHash === undefined ? event : { ...event, ipHash }, c, policy)
     })().catch((error: unknown) => console.error('robots-edge: record failed', error))
     try {
       c.executionCtx.waitUntil(work)

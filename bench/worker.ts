@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+import autocannon from 'autocannon'
+import { Miniflare } from 'miniflare'
+import { table } from './harness.ts'
+
+/**
+ * The cost of the guard: the built Worker in Miniflare, with the guard in
+ * `log` mode and `off`, same config (robots.config.ts) and same request
+ * mix, in one run; and the size of the production bundle.
+ */
+
+const OFFLINE = { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' }
+
+function build(entry: string, outdir: string): string {
+  execFileSync('npx', ['wrangler', 'deploy', entry, '--dry-run', '--outdir', outdir, '--minify'], { env: OFFLINE, stdio: 'pipe' })
+  return `${outdir}/${entry.split('/').pop()!.replace(/\.ts$/, '.js')}`
+}
+
+const BROWSERS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:128.0) Gecko/20100101 Firefox/128.0',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+]
+const BOTS = [
+  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+  'Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
+  'Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)',
+]
+const PATHS = ['/', '/articles/2026/robots', '/admin/login', '/private/report.pdf', '/search?q=edge', '/private/press/kit', '/docs/guide.pdf']
+
+/** A realistic mix: mostly people, a fifth crawlers, some tools and robots.txt fetches. */
+function requestMix(): autocannon.Request[] {
+  const out: autocannon.Request[] = []
+  for (let i = 0; i < 200; i++) {
+    const r = i % 20
+    const ua = r < 14 ? BROWSERS[i % BROWSERS.length]! : r < 18 ? BOTS[i % BOTS.length]! : r === 18 ? 'curl/8.5.0' : BOTS[(i >> 1) % BOTS.length]!
+    const path = r === 19 ? '/robots.txt' : PATHS[(i * 7) % PATHS.length]!
+    out.push({ method: 'GET', path, headers: { 'user-agent': ua } })
+  }
+  return out
+}
+
+async function load(url: string, seconds: number): Promise<autocannon.Result> {
+  return autocannon({ url, connections: 16, duration: seconds, requests: requestMix() })
+}
+
+async function start(script: string): Promise<{ mf: Miniflare; url: string }> {
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: script,
+    compatibilityDate: '2026-04-20',
+    compatibilityFlags: ['nodejs_compat'],
+    d1Databases: { DB: 'bench-db' },
+    kvNamespaces: ['ROBOTS_KV'],
+    bindings: { ROBOTS_ENV: 'production', ORIGIN: '' },
+    cf: false,
+    host: '127.0.0.1',
+    port: 0,
+    // The guard's JSON log lines are part of its cost; printing them is not.
+    handleRuntimeStdio(stdout, stderr) {
+      stdout.resume()
+      stderr.resume()
+    },
+  })
+  const url = (await mf.ready).toString()
+  return { mf, url }
+}
+
+export async function runWorkerBench(seconds = 6): Promise<void> {
+  console.log('\n## The guard\'s cost: built Worker in Miniflare, guard log vs off (same config, same mix)\n')
+  const prod = build('src/index.ts', 'dist/bench-prod')
+  const gz = gzipSync(readFileSync(prod)).length
+  const log = build('bench/entries/log.ts', 'dist/bench-log')
+  const off = build('bench/entries/off.ts', 'dist/bench-off')
+
+  const runs: Record<'off' | 'log', autocannon.Result[]> = { off: [], log: [] }
+  const servers = { off: await start(off), log: await start(log) }
+  try {
+    // Warm both, then alternate so drift on a shared machine hits both alike.
+    await load(servers.off.url, 1)
+    await load(servers.log.url, 1)
+    for (let round = 0; round < 2; round++) {
+      for (const mode of ['off', 'log'] as const) runs[mode].push(await load(servers[mode].url, seconds))
+    }
+  } finally {
+    await servers.off.mf.dispose()
+    await servers.log.mf.dispose()
+  }
+  const summary = (rs: autocannon.Result[]) => ({
+    rps: rs.reduce((s, r) => s + r.requests.average, 0) / rs.length,
+    p50: Math.max(...rs.map((r) => r.latency.p50)),
+    p99: Math.max(...rs.map((r) => r.latency.p99)),
+    errors: rs.reduce((s, r) => s + r.errors + r.non2xx - (r.statusCodeStats?.['403']?.count ?? 0), 0),
+    total: rs.reduce((s, r) => s + r.requests.total, 0),
+  })
+  const a = summary(runs.off)
+  const b = summary(runs.log)
+  table([
+    ['guard', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors'],
+    ['off (baseline)', a.rps.toFixed(0), a.p50.toFixed(1), a.p99.toFixed(1), String(a.total), String(a.errors)],
+    ['log', b.rps.toFixed(0), b.p50.toFixed(1), b.p99.toFixed(1), String(b.total), String(b.errors)],
+  ])
+  const share = b.rps / a.rps
+  console.log(`\n${share >= 0.9 ? 'PASS' : 'FAIL'} throughput with the guard in log mode: ${(share * 100).toFixed(1)}% of off (goal >= 90%)`)
+  console.log(`${gz < 64 * 1024 ? 'PASS' : 'FAIL'} Worker bundle (wrangler --minify), gzip: ${(gz / 1024).toFixed(1)} KiB (goal < 64 KiB)`)
+}

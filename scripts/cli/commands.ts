@@ -1,0 +1,69 @@
+import { check } from './check.ts'
+import { loadConfig } from './config.ts'
+import type { Io } from './io.ts'
+import { lint } from './lint.ts'
+import { print } from './print.ts'
+import { validate } from './validate.ts'
+
+/** Options every command may be given; each command lists those it reads. */
+export type OptionName = 'host' | 'env' | 'config' | 'json'
+
+export interface ParsedArgs {
+  /** Arguments after the command name. */
+  readonly positionals: readonly string[]
+  readonly values: { readonly host?: string | undefined; readonly env?: string | undefined; readonly config?: string | undefined; readonly json: boolean }
+}
+
+export interface Command {
+  /** What follows the command name, e.g. `<agent> <url-or-path> [--host H] [--env E]`. */
+  readonly usage: string
+  readonly summary: string
+  /** How many arguments it takes: [min, max]. */
+  readonly positionals: readonly [number, number]
+  readonly options: readonly OptionName[]
+  run(args: ParsedArgs, io: Io): number | Promise<number>
+}
+
+/**
+ * The commands, by name. A new command is a file in scripts/cli exporting
+ * `(options, io) => exitCode` and one entry here; parsing, `--help`, usage
+ * errors and failures are handled for it by main.ts.
+ */
+export const commands: Readonly<Record<string, Command>> = {
+  print: {
+    usage: '[--host H] [--env E]',
+    summary: 'the robots.txt a host is served (default host localhost, env production)',
+    positionals: [0, 0],
+    options: ['host', 'env', 'config', 'json'],
+    run: async ({ values }, io) => print({ config: (await loadConfig(values.config)).input, host: values.host, env: values.env, json: values.json }, io),
+  },
+  check: {
+    usage: '<agent> <url-or-path> [--host H] [--env E]',
+    summary: 'the verdict for an agent (product token or User-Agent header) and a URL, and the line that decided it',
+    positionals: [2, 2],
+    options: ['host', 'env', 'config', 'json'],
+    run: async ({ positionals: [agent = '', target = ''], values }, io) =>
+      check({ config: (await loadConfig(values.config)).input, agent, target, host: values.host, env: values.env, json: values.json }, io),
+  },
+  lint: {
+    usage: '[file]',
+    summary: 'lint the config and every file it renders, or any robots.txt file; exit 1 on an error',
+    positionals: [0, 1],
+    options: ['config', 'json'],
+    run: async ({ positionals: [file], values }, io) => {
+      if (file !== undefined) return lint({ file, json: values.json }, io)
+      const { input, source } = await loadConfig(values.config)
+      return lint({ config: input, source, json: values.json }, io)
+    },
+  },
+  validate: {
+    usage: '',
+    summary: 'check the config in every start-up context; exit 1 if invalid (runs before npm run deploy)',
+    positionals: [0, 0],
+    options: ['config', 'json'],
+    run: async ({ values }, io) => {
+      const { input, source } = await loadConfig(values.config)
+      return validate({ config: input, source, json: values.json }, io)
+    },
+  },
+}

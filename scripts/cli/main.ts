@@ -1,0 +1,94 @@
+import { parseArgs } from 'node:util'
+import { commands as defaultCommands, type Command, type OptionName } from './commands.ts'
+import { reportFailure, UsageError } from './errors.ts'
+import { columns } from './format.ts'
+import type { Io } from './io.ts'
+
+const PROGRAM = 'robots-edge'
+
+const OPTIONS = {
+  host: { type: 'string' },
+  env: { type: 'string' },
+  config: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const
+
+const OPTION_HELP: Record<OptionName | 'help', [string, string]> = {
+  host: ['--host <host>', 'the request host (default: localhost, or the URL\'s host)'],
+  env: ['--env <env>', 'the deployment environment, ROBOTS_ENV (default: production)'],
+  config: ['--config <file>', 'the config module (default: ./robots.config.ts)'],
+  json: ['--json', 'print one JSON document instead of text'],
+  help: ['-h, --help', 'show this help'],
+}
+
+function usage(commands: Readonly<Record<string, Command>>): string[] {
+  const names = Object.keys(commands)
+  return [
+    `Usage: ${PROGRAM} <command> [options]`,
+    '',
+    'Commands:',
+    ...columns(names.map((name) => [name, commands[name]!.summary]), '  '),
+    '',
+    'Options:',
+    ...columns((['config', 'json', 'help'] as const).map((o) => OPTION_HELP[o]), '  '),
+    '',
+    `Run "${PROGRAM} <command> --help" for a command's arguments.`,
+  ]
+}
+
+function commandUsage(name: string, command: Command): string[] {
+  return [
+    `Usage: ${PROGRAM} ${name}${command.usage ? ` ${command.usage}` : ''} [options]`,
+    '',
+    command.summary,
+    '',
+    'Options:',
+    ...columns([...command.options, 'help' as const].map((o) => OPTION_HELP[o]), '  '),
+  ]
+}
+
+function usageError(message: string, lines: string[], io: Io): number {
+  io.err(`${PROGRAM}: ${message}`)
+  io.err('')
+  for (const line of lines) io.err(line)
+  return 2
+}
+
+/**
+ * Parses argv and runs one command. Exit codes: 0 done, 1 the config or the
+ * file has errors (or could not be loaded), 2 wrong arguments.
+ */
+export async function run(argv: readonly string[], io: Io, commands: Readonly<Record<string, Command>> = defaultCommands): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (error) {
+    return usageError((error as Error).message, usage(commands), io)
+  }
+  const { values } = parsed
+  const [first, ...rest] = parsed.positionals
+  const helpWanted = values.help || first === 'help'
+  const name = first === 'help' ? rest[0] : first
+  const command = name === undefined || !Object.hasOwn(commands, name) ? undefined : commands[name]
+  if (helpWanted) {
+    for (const line of command === undefined || name === undefined ? usage(commands) : commandUsage(name, command)) io.out(line)
+    return 0
+  }
+  if (name === undefined) return usageError('no command given.', usage(commands), io)
+  if (command === undefined) return usageError(`unknown command "${name}".`, usage(commands), io)
+
+  const [min, max] = command.positionals
+  if (rest.length < min) return usageError(`${name} needs ${command.usage.split(' [')[0]}.`, commandUsage(name, command), io)
+  if (rest.length > max) return usageError(`${name} takes ${max === 0 ? 'no arguments' : `at most ${max} argument${max === 1 ? '' : 's'}`}; got "${rest.slice(max).join(' ')}".`, commandUsage(name, command), io)
+  for (const option of ['host', 'env', 'config'] as const) {
+    if (values[option] !== undefined && !command.options.includes(option)) return usageError(`${name} takes no --${option}.`, commandUsage(name, command), io)
+  }
+
+  try {
+    return await command.run({ positionals: rest, values: { host: values.host, env: values.env, config: values.config, json: values.json } }, io)
+  } catch (error) {
+    if (error instanceof UsageError) return usageError(error.message, commandUsage(name, command), io)
+    return reportFailure(error, io, values.json)
+  }
+}

@@ -1,0 +1,79 @@
+import type { Verification } from '../events.ts'
+import type { IpRangeSet } from './ip-ranges.ts'
+import { getAgent, registry } from './registry.ts'
+import type { AgentEntry, IpRangeList } from './types.ts'
+
+/**
+ * Whether a request that names a known agent really comes from it.
+ *
+ * The rule, in order:
+ * 1. No registry id (nothing was claimed): `unverified`.
+ * 2. Cloudflare vouches for the client: `verified`. Cloudflare sets
+ *    `request.cf.verifiedBotCategory` (a non-empty category name) for bots on
+ *    its verified-bots list, and `request.cf.botManagement.verifiedBot` on
+ *    plans with Bot Management; it checks the operator's IPs and reverse DNS
+ *    itself, so its word is taken as is.
+ * 3. The operator publishes no IP list (no `verification.ipRanges` in the
+ *    registry), or the list is not loaded yet: `unverified`. Operators that
+ *    document only reverse DNS (`verification.reverseDns`) land here too: a
+ *    DNS round trip per request is too slow for the request path.
+ * 4. The client IP is in the operator's list: `verified`; outside it, or no
+ *    IP at all: `spoofed`. Google documents its JSON lists ("googlebot.json",
+ *    "special-crawlers.json", "user-triggered-fetchers-google.json") as the
+ *    ranges its crawlers use, each for one class of client; Bing, Apple,
+ *    OpenAI and Perplexity publish the same `prefixes` shape.
+ */
+
+/** The parts of `request.cf` that carry Cloudflare's own bot verification. */
+export interface CfBotSignals {
+  readonly verifiedBotCategory?: string
+  readonly botManagement?: { readonly verifiedBot?: boolean }
+}
+
+/**
+ * Loaded IP-range lists keyed by list URL (`verification.ipRanges.url`), since
+ * several agents share one list (every Google common crawler uses googlebot.json)
+ * and each list is fetched and stored once. A map or a lookup function; a list
+ * that is missing is "not loaded".
+ */
+export type VerificationRanges = ReadonlyMap<string, IpRangeSet> | ((url: string) => IpRangeSet | undefined)
+
+function distinctLists(): readonly IpRangeList[] {
+  const byUrl = new Map<string, IpRangeList>()
+  for (const entry of registry as readonly AgentEntry[]) {
+    const list = entry.verification?.ipRanges
+    if (list !== undefined && !byUrl.has(list.url)) byUrl.set(list.url, list)
+  }
+  return Object.freeze([...byUrl.values()])
+}
+
+/** Every distinct IP-range list the registry names, once each, in registry order. */
+export const ipRangeLists: readonly IpRangeList[] = distinctLists()
+
+/** The list an agent's claim is checked against, if its operator publishes one. */
+export function ipRangeListOf(agentId: string): IpRangeList | undefined {
+  return getAgent(agentId)?.verification?.ipRanges
+}
+
+/**
+ * Decide how far a claimed identity is confirmed (the rule is above). Pure and
+ * synchronous: the ranges are loaded beforehand (src/storage/ip-ranges.ts).
+ * An empty list counts as not loaded, so a list that parsed to nothing never
+ * turns every real crawler into a spoofer. Never throws.
+ *
+ * @param agentId registry id from `identifyAgent(...)?.id`
+ * @param ip the client address (`CF-Connecting-IP`), or null when unknown
+ * @param cf `request.cf`
+ * @example
+ * verifyClaim('googlebot', '66.249.66.1', request.cf, await loadIpRanges(env.ROBOTS_KV)) // → 'verified'
+ */
+export function verifyClaim(agentId: string | undefined, ip: string | null, cf: CfBotSignals | undefined, ranges: VerificationRanges): Verification {
+  if (agentId === undefined) return 'unverified'
+  const category = cf?.verifiedBotCategory
+  if ((typeof category === 'string' && category.length > 0) || cf?.botManagement?.verifiedBot === true) return 'verified'
+  const list = ipRangeListOf(agentId)
+  if (list === undefined) return 'unverified'
+  const set = typeof ranges === 'function' ? ranges(list.url) : ranges.get(list.url)
+  if (set === undefined || set.size === 0) return 'unverified'
+  return ip !== null && set.has(ip) ? 'verified' : 'spoofed'
+}

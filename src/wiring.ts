@@ -1,0 +1,81 @@
+import type { Context } from 'hono'
+import type { AgentIdentity } from './bots/index.ts'
+import { verifyClaim } from './bots/verify.ts'
+import type { Policy } from './config/index.ts'
+import type { JudgedRequest, Verification } from './events.ts'
+import { writeToAnalyticsEngine } from './storage/analytics-engine.ts'
+import { createIpRangeLoader, refreshIpRanges } from './storage/ip-ranges.ts'
+import { createRecorder, pruneLedger, recordRobotsVersion, type Recorder } from './storage/ledger.ts'
+
+/**
+ * The Worker's storage and verification, per isolate: one recorder that
+ * batches events into D1, the set of robots.txt versions already recorded,
+ * and the operators' IP ranges loaded from KV once (see storage/ip-ranges).
+ */
+export interface Wiring {
+  record(event: JudgedRequest, c: Context, policy: Policy): Promise<void>
+  verify(c: Context, identity: AgentIdentity): Promise<Verification>
+  scheduled(env: Env, now?: number): Promise<void>
+  readonly recorder: () => Recorder | undefined
+}
+
+const envOf = (c: Context): Env => c.env as Env
+
+export function createWiring(): Wiring {
+  let recorder: Recorder | undefined
+  let db: D1Database | undefined
+  const versions = new Set<string>()
+  const loadIpRanges = createIpRangeLoader()
+
+  const recorderFor = (env: Env): Recorder => {
+    db = env.DB
+    recorder ??= createRecorder(() => db!)
+    return recorder
+  }
+
+  return {
+    recorder: () => recorder,
+
+    async record(event, c, policy) {
+      const env = envOf(c)
+      if (!env?.DB) return
+      const r = recorderFor(env)
+      const key = `${event.host}\n${event.robotsVersion}`
+      if (!versions.has(key)) {
+        // The report re-reads each version's text to judge rule changes.
+        versions.add(key)
+        await recordRobotsVersion(env.DB, { host: event.host, hash: policy.version, text: policy.text, time: event.time }).catch((error: unknown) => {
+          versions.delete(key)
+          console.error('robots-edge: could not record the robots.txt version', error)
+        })
+      }
+      r.record(event)
+      if (env.ROBOTS_AE) {
+        try {
+          writeToAnalyticsEngine(env.ROBOTS_AE, [event])
+        } catch (error) {
+          console.error('robots-edge: Analytics Engine write failed', error)
+        }
+      }
+      await r.flush()
+    },
+
+    async verify(c, identity) {
+      const env = envOf(c)
+      const cf = (c.req.raw as { cf?: { verifiedBotCategory?: string; botManagement?: { verifiedBot?: boolean } } }).cf
+      const ip = c.req.header('cf-connecting-ip') ?? null
+      const ranges = env?.ROBOTS_KV ? await loadIpRanges(env.ROBOTS_KV) : new Map()
+      return verifyClaim(identity.id, ip, cf, ranges)
+    },
+
+    async scheduled(env, now = Date.now()) {
+      const [refresh, prune] = await Promise.allSettled([refreshIpRanges(env.ROBOTS_KV), pruneLedger(env.DB, { now })])
+      const failed = refresh.status === 'fulfilled' ? refresh.value.filter((r) => !r.ok) : []
+      console.log(JSON.stringify({
+        robotsEdge: 'cron',
+        ipRanges: refresh.status === 'fulfilled' ? { lists: refresh.value.length, failed: failed.map((f) => ({ url: f.url, error: f.error })) } : String(refresh.reason),
+        prune: prune.status === 'fulfilled' ? prune.value : String(prune.reason),
+      }))
+    },
+  }
+}

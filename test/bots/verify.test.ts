@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { ipRangeListOf, ipRangeLists, parseIpRanges, registry, verifyClaim, type AgentEntry, type IpRangeSet, type VerificationRanges } from '../../src/bots/index.ts'
+
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/ip-ranges/${name}`, import.meta.url), 'utf8')
+
+const GOOGLEBOT_LIST = 'https://developers.google.com/static/search/apis/ipranges/googlebot.json'
+const SPECIAL_CRAWLERS_LIST = 'https://developers.google.com/static/search/apis/ipranges/special-crawlers.json'
+const BINGBOT_LIST = 'https://www.bing.com/toolbox/bingbot.json'
+
+const ranges: ReadonlyMap<string, IpRangeSet> = new Map([
+  [GOOGLEBOT_LIST, parseIpRanges(fixture('googlebot.json'), 'google-json').set],
+  [SPECIAL_CRAWLERS_LIST, parseIpRanges(fixture('special-crawlers.json'), 'google-json').set],
+  [BINGBOT_LIST, parseIpRanges(fixture('bingbot.json'), 'google-json').set],
+])
+const none: VerificationRanges = new Map()
+
+const GOOGLEBOT_IP = '66.249.66.1'
+const OUTSIDE_IP = '203.0.113.9'
+
+describe('verified by Cloudflare', () => {
+  // cf.verifiedBotCategory: set for bots on Cloudflare's verified-bots list.
+  it('a non-empty cf.verifiedBotCategory verifies, whatever the IP lists say', () => {
+    expect(verifyClaim('googlebot', OUTSIDE_IP, { verifiedBotCategory: 'Search Engine Crawler' }, ranges)).toBe('verified')
+    expect(verifyClaim('claudebot', OUTSIDE_IP, { verifiedBotCategory: 'AI Crawler' }, none)).toBe('verified')
+  })
+
+  it('an empty cf.verifiedBotCategory says nothing', () => {
+    expect(verifyClaim('googlebot', OUTSIDE_IP, { verifiedBotCategory: '' }, ranges)).toBe('spoofed')
+  })
+
+  // cf.botManagement.verifiedBot: Bot Management's flag.
+  it('cf.botManagement.verifiedBot === true verifies; false falls through to the IP lists', () => {
+    expect(verifyClaim('googlebot', OUTSIDE_IP, { botManagement: { verifiedBot: true } }, ranges)).toBe('verified')
+    expect(verifyClaim('googlebot', OUTSIDE_IP, { botManagement: { verifiedBot: false } }, ranges)).toBe('spoofed')
+    expect(verifyClaim('googlebot', GOOGLEBOT_IP, { botManagement: { verifiedBot: false } }, ranges)).toBe('verified')
+  })
+})
+
+describe('verified by the operator\'s published IP ranges', () => {
+  it('Googlebot from an address in googlebot.json', () => {
+    expect(verifyClaim('googlebot', GOOGLEBOT_IP, undefined, ranges)).toBe('verified')
+    expect(verifyClaim('googlebot', '2001:4860:4801:10::1', undefined, ranges)).toBe('verified')
+    expect(verifyClaim('googlebot', '::ffff:66.249.66.1', {}, ranges)).toBe('verified')
+  })
+
+  it('agents that share a list verify against it (Googlebot-Image uses googlebot.json)', () => {
+    expect(ipRangeListOf('googlebot-image')?.url).toBe(GOOGLEBOT_LIST)
+    expect(verifyClaim('googlebot-image', GOOGLEBOT_IP, undefined, ranges)).toBe('verified')
+    expect(verifyClaim('bingbot', '157.55.39.10', undefined, ranges)).toBe('verified')
+    expect(verifyClaim('adidxbot', '157.55.39.10', undefined, ranges)).toBe('verified')
+  })
+
+  it('accepts a lookup function instead of a map', () => {
+    const lookup: VerificationRanges = (url) => ranges.get(url)
+    expect(verifyClaim('googlebot', GOOGLEBOT_IP, undefined, lookup)).toBe('verified')
+    expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, lookup)).toBe('spoofed')
+  })
+})
+
+describe('unverified: nothing to check against', () => {
+  it('no claim (agentId undefined), even when Cloudflare vouches for a bot', () => {
+    expect(verifyClaim(undefined, GOOGLEBOT_IP, undefined, ranges)).toBe('unverified')
+    expect(verifyClaim(undefined, GOOGLEBOT_IP, { verifiedBotCategory: 'Search Engine Crawler' }, ranges)).toBe('unverified')
+  })
+
+  it('the operator publishes no IP list', () => {
+    expect(verifyClaim('claudebot', OUTSIDE_IP, undefined, ranges)).toBe('unverified')
+    // Yandex documents only reverse DNS, which the request path does not do.
+    expect(verifyClaim('yandexbot', OUTSIDE_IP, undefined, ranges)).toBe('unverified')
+    expect(verifyClaim('not-in-the-registry', OUTSIDE_IP, undefined, ranges)).toBe('unverified')
+  })
+
+  it('the list is not loaded yet, or loaded empty', () => {
+    expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, none)).toBe('unverified')
+    expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, () => undefined)).toBe('unverified')
+    expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, new Map([[GOOGLEBOT_LIST, parseIpRanges('', 'cidr-lines').set]]))).toBe('unverified')
+    // Applebot's list is published but absent from these ranges.
+    expect(verifyClaim('applebot', OUTSIDE_IP, undefined, ranges)).toBe('unverified')
+  })
+})
+
+describe('spoofed: the operator publishes ranges and the address is outside them', () => {
+  it('Googlebot from an address outside Google\'s ranges', () => {
+    expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, ranges)).toBe('spoofed')
+    expect(verifyClaim('googlebot', '2001:db8::1', undefined, ranges)).toBe('spoofed')
+  })
+
+  it('no address, or one that does not parse', () => {
+    expect(verifyClaim('googlebot', null, undefined, ranges)).toBe('spoofed')
+    expect(verifyClaim('googlebot', '', undefined, ranges)).toBe('spoofed')
+    expect(verifyClaim('googlebot', 'unknown', undefined, ranges)).toBe('spoofed')
+  })
+
+  it('each class of client checks only its own list', () => {
+    // A Googlebot address is not an AdsBot (special-crawlers) address, nor a Bing one.
+    expect(verifyClaim('adsbot-google', GOOGLEBOT_IP, undefined, ranges)).toBe('spoofed')
+    expect(verifyClaim('adsbot-google', '66.249.90.70', undefined, ranges)).toBe('verified')
+    expect(verifyClaim('bingbot', GOOGLEBOT_IP, undefined, ranges)).toBe('spoofed')
+  })
+})
+
+describe('the lists the registry names', () => {
+  it('each list once, every agent\'s list among them', () => {
+    const urls = ipRangeLists.map((list) => list.url)
+    expect(new Set(urls).size).toBe(urls.length)
+    expect(urls).toEqual(expect.arrayContaining([GOOGLEBOT_LIST, SPECIAL_CRAWLERS_LIST, BINGBOT_LIST]))
+    for (const entry of registry as readonly AgentEntry[]) {
+      const list = entry.verification?.ipRanges
+      if (list !== undefined) expect(ipRangeLists, entry.id).toContainEqual(list)
+    }
+  })
+})

@@ -1,0 +1,28 @@
+import type { Io } from '../../scripts/cli/io.ts'
+
+/** An Io that keeps what a command writes, for assertions. */
+export interface CapturedIo extends Io {
+  readonly stdout: string[]
+  readonly stderr: string[]
+  /** Everything written to stdout, one string. */
+  text(): string
+}
+
+export function captureIo(options: { isTTY?: boolean; env?: Record<string, string | undefined> } = {}): CapturedIo {
+  const stdout: string[] = []
+  const stderr: string[] = []
+  return {
+    stdout,
+    stderr,
+    out: (line) => void stdout.push(line),
+    err: (line) => void stderr.push(line),
+    isTTY: options.isTTY ?? false,
+    env: options.env ?? {},
+    text: () => stdout.join('\n'),
+  }
+}
+
+/** Parses the one document a `--json` run prints. */
+export function jsonOf(io: CapturedIo): Record<string, unknown> {
+  return JSON.parse(io.text()) as Record<string, unknown>
+}
