@@ -46,7 +46,9 @@ function requestMix(): autocannon.Request[] {
 }
 
 async function load(url: string, seconds: number): Promise<autocannon.Result> {
-  return autocannon({ url, connections: 16, duration: seconds, requests: requestMix() })
+  // In a worker thread: the load generator must not share an event loop with
+  // Miniflare draining the Worker's log output.
+  return autocannon({ url, connections: 16, duration: seconds, requests: requestMix(), workers: 1 })
 }
 
 async function start(script: string): Promise<{ mf: Miniflare; url: string }> {
