@@ -30,7 +30,7 @@ export interface BotGuardOptions {
   record?: (event: JudgedRequest, c: Context, policy: Policy) => Promise<void> | void
   /** Salt for the client-IP hash in recorded events. Default: none (no hash stored). */
   ipSalt?: (c: Context) => string | undefined
-  /** Path prefixes never judged: the project's own pages. Default: `['/_robots/']`. */
+  /** Paths never judged, each with everything below it: the project's own pages. Default: `['/_robots']`. */
   exclude?: readonly string[]
   /** Shapes a refusal. Default: the config's `guard.status`, `body` and `headers`. */
   onBlock?: (c: Context, judgment: RobotsJudgment, policy: Policy) => Response | Promise<Response>
@@ -60,7 +60,8 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
   const { policies, record, onBlock, ipSalt } = options
   if (typeof policies?.get !== 'function') throw new TypeError('botGuard: `policies` must come from createPolicies(config).')
   const verify = options.verify ?? cloudflareVerification
-  const exclude = options.exclude ?? ['/_robots/']
+  const exclude = (options.exclude ?? ['/_robots']).map((p) => p.replace(/\/+$/, ''))
+  const excluded = (path: string) => exclude.some((p) => path === p || path.startsWith(`${p}/`))
   const log = options.log ?? ((line: string) => console.log(line))
 
   const keep = (c: Context, event: JudgedRequest, policy: Policy): void => {
@@ -109,7 +110,7 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
 
   return async function botGuard(c, next) {
     const path = c.req.path
-    if (path === '/robots.txt' || exclude.some((prefix) => path.startsWith(prefix))) return next()
+    if (path === '/robots.txt' || excluded(path)) return next()
     const assessed = await assess(c)
     if (assessed === null) return next()
     const { judgment, policy, event } = assessed

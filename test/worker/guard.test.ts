@@ -178,3 +178,17 @@ describe('choosing the group as the crawler does', () => {
     expect(await res.json()).toEqual({ verdict: { allowed: false, group: '*', rule: { type: 'disallow', pattern: '/private/', line: 2 } } })
   })
 })
+
+describe('the project\'s own pages', () => {
+  it.each(['/_robots', '/_robots/', '/_robots/api/report'])('are never judged (%s)', async (path) => {
+    const h = harness({ rules: [{ userAgent: '*', disallow: '/' }], guard: { mode: 'block' } })
+    const res = await h.fetch(path, UA.bingbot)
+    expect(res.status).not.toBe(403)
+    expect(h.events).toEqual([])
+  })
+
+  it('but a path that only starts with the same letters is', async () => {
+    const h = harness({ rules: [{ userAgent: '*', disallow: '/' }], guard: { mode: 'block' } })
+    expect((await h.fetch('/_robotsx', UA.bingbot)).status).toBe(403)
+  })
+})
