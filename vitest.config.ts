@@ -14,8 +14,20 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/worker/**', 'test/worker-staging/**'],
+          exclude: ['test/worker/**', 'test/worker-staging/**', 'test/e2e/**'],
           environment: 'node',
+        },
+      },
+      {
+        // The built Worker (wrangler's dry-run bundle) served by Miniflare with
+        // its static assets, driven in headless Chromium. Building and starting
+        // take seconds, hence the long timeouts.
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
         },
       },
       {

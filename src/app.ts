@@ -5,6 +5,7 @@ import type { JudgedRequest, Verification } from './events.ts'
 import { botGuard, cloudflareVerification, recordRobotsFetch, type BotGuardEnv } from './middleware/bot-guard.ts'
 import { passThrough } from './middleware/origin.ts'
 import { robotsTxt } from './middleware/robots-txt.ts'
+import { reportRoutes } from './report/routes.ts'
 import { createWiring } from './wiring.ts'
 
 export type AppEnv = { Bindings: Env } & BotGuardEnv
@@ -41,7 +42,12 @@ export function createApp(config: ConfigInput, deps: AppDeps = {}): Hono<AppEnv>
  */
 export function createWorker(config: ConfigInput, deps: AppDeps = {}): ExportedHandler<Env> {
   const wiring = createWiring()
-  const app = createApp(config, { record: wiring.record, verify: wiring.verify, ...deps })
+  // The report and dashboard (/_robots/) come with every Worker; deps.routes adds to them.
+  const routes: AppDeps['routes'] = (app, policies) => {
+    reportRoutes(app)
+    deps.routes?.(app, policies)
+  }
+  const app = createApp(config, { record: wiring.record, verify: wiring.verify, ...deps, routes })
   return {
     fetch: (request, env, ctx) => app.fetch(request, env, ctx),
     scheduled: (_controller, env, ctx) => ctx.waitUntil(wiring.scheduled(env)),

@@ -3,15 +3,20 @@ import { loadConfig } from './config.ts'
 import type { Io } from './io.ts'
 import { lint } from './lint.ts'
 import { print } from './print.ts'
+import { report } from './report.ts'
 import { validate } from './validate.ts'
 
 /** Options every command may be given; each command lists those it reads. */
-export type OptionName = 'host' | 'env' | 'config' | 'json'
+export type OptionName = 'host' | 'env' | 'config' | 'json' | 'since' | 'until' | 'agent' | 'category' | 'url' | 'remote'
 
 export interface ParsedArgs {
   /** Arguments after the command name. */
   readonly positionals: readonly string[]
-  readonly values: { readonly host?: string | undefined; readonly env?: string | undefined; readonly config?: string | undefined; readonly json: boolean }
+  readonly values: {
+    readonly host?: string | undefined; readonly env?: string | undefined; readonly config?: string | undefined; readonly json: boolean
+    readonly since?: string | undefined; readonly until?: string | undefined; readonly agent?: string | undefined; readonly category?: string | undefined
+    readonly url?: string | undefined; readonly remote?: boolean | undefined
+  }
 }
 
 export interface Command {
@@ -65,5 +70,12 @@ export const commands: Readonly<Record<string, Command>> = {
       const { input, source } = await loadConfig(values.config)
       return validate({ config: input, source, json: values.json }, io)
     },
+  },
+  report: {
+    usage: '[--since 7d] [--until T] [--host H] [--agent A] [--category C] [--env E] [--url URL [--remote]]',
+    summary: 'the compliance report per agent, from the local D1 (as npm run dev wrote it) or a running Worker',
+    positionals: [0, 0],
+    options: ['since', 'until', 'host', 'agent', 'category', 'env', 'url', 'remote', 'json'],
+    run: ({ values }, io) => report({ ...values }, io),
   },
 }

@@ -11,6 +11,12 @@ const OPTIONS = {
   env: { type: 'string' },
   config: { type: 'string' },
   json: { type: 'boolean', default: false },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  agent: { type: 'string' },
+  category: { type: 'string' },
+  url: { type: 'string' },
+  remote: { type: 'boolean' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
 
@@ -19,6 +25,12 @@ const OPTION_HELP: Record<OptionName | 'help', [string, string]> = {
   env: ['--env <env>', 'the deployment environment, ROBOTS_ENV (default: production)'],
   config: ['--config <file>', 'the config module (default: ./robots.config.ts)'],
   json: ['--json', 'print one JSON document instead of text'],
+  since: ['--since <time>', 'start of the range: 7d, 24h, an ISO date-time or ms (default: 7d)'],
+  until: ['--until <time>', 'end of the range, in the same forms (default: now)'],
+  agent: ['--agent <key>', 'one agent only (its registry id or product token, e.g. gptbot)'],
+  category: ['--category <name>', 'one category only, e.g. "AI Crawler"'],
+  url: ['--url <url>', 'read the report API of a running Worker (token in ROBOTS_ADMIN_TOKEN)'],
+  remote: ['--remote', 'read the deployed Worker (needs --url) instead of the local D1'],
   help: ['-h, --help', 'show this help'],
 }
 
@@ -81,12 +93,14 @@ export async function run(argv: readonly string[], io: Io, commands: Readonly<Re
   const [min, max] = command.positionals
   if (rest.length < min) return usageError(`${name} needs ${command.usage.split(' [')[0]}.`, commandUsage(name, command), io)
   if (rest.length > max) return usageError(`${name} takes ${max === 0 ? 'no arguments' : `at most ${max} argument${max === 1 ? '' : 's'}`}; got "${rest.slice(max).join(' ')}".`, commandUsage(name, command), io)
-  for (const option of ['host', 'env', 'config'] as const) {
+  for (const option of ['host', 'env', 'config', 'since', 'until', 'agent', 'category', 'url'] as const) {
     if (values[option] !== undefined && !command.options.includes(option)) return usageError(`${name} takes no --${option}.`, commandUsage(name, command), io)
   }
+  if (values.remote && !command.options.includes('remote')) return usageError(`${name} takes no --remote.`, commandUsage(name, command), io)
 
   try {
-    return await command.run({ positionals: rest, values: { host: values.host, env: values.env, config: values.config, json: values.json } }, io)
+    const { host, env, config, json, since, until, agent, category, url, remote } = values
+    return await command.run({ positionals: rest, values: { host, env, config, json, since, until, agent, category, url, remote } }, io)
   } catch (error) {
     if (error instanceof UsageError) return usageError(error.message, commandUsage(name, command), io)
     return reportFailure(error, io, values.json)

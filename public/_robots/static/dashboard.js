@@ -1,0 +1,158 @@
+// @ts-check
+/**
+ * The dashboard: reads its settings from the shell's data- attributes (the
+ * CSP allows no inline script), fetches the JSON API with the page's own
+ * credentials, and fills the tables and charts. Agent-controlled strings go
+ * through el() and textContent only (see dom.js).
+ */
+import { drawByAgent, drawTimeline } from './charts.js'
+import { clear, el, formatTime } from './dom.js'
+import { sortableTable } from './table.js'
+import { agentColumns, eventColumns, pathColumns, ruleColumns, spoofedColumns, totals } from './views.js'
+
+const PAGE = 50
+const body = document.body
+const api = body.dataset.api ?? '/_robots/api'
+/** Server-side filters: they change what the API returns. */
+const filters = {
+  since: body.dataset.since || '7d',
+  until: body.dataset.until || '',
+  host: body.dataset.host || '',
+  agent: body.dataset.agent || '',
+  category: body.dataset.category || '',
+}
+
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id))
+const status = $('status')
+const range = /** @type {HTMLSelectElement} */ ($('range'))
+const category = /** @type {HTMLSelectElement} */ ($('category'))
+const filterInput = /** @type {HTMLInputElement} */ ($('filter'))
+const csv = /** @type {HTMLAnchorElement} */ ($('csv'))
+
+const agents = sortableTable(/** @type {HTMLTableElement} */ ($('agents')), agentColumns, {
+  empty: 'No crawler was judged in this range.',
+  onRowClick: (agent) => void openDrill(agent.agentKey),
+  rowLabel: (agent) => `Show recent requests of ${agent.agentKey}`,
+})
+const spoofed = sortableTable(/** @type {HTMLTableElement} */ ($('spoofed')), spoofedColumns, { empty: 'No spoofed claims in this range.' })
+const rules = sortableTable(/** @type {HTMLTableElement} */ ($('rules')), ruleColumns, { empty: 'No rule was violated.' })
+const paths = sortableTable(/** @type {HTMLTableElement} */ ($('paths')), pathColumns, { empty: 'No path was requested against the rules.' })
+const events = sortableTable(/** @type {HTMLTableElement} */ ($('drill-table')), eventColumns, { empty: 'No stored requests for this agent.' })
+
+let report = null
+let loading = 0
+
+function query(params) {
+  const q = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) if (value !== '' && value !== undefined && value !== null) q.set(name, String(value))
+  return q
+}
+
+/** Fetches JSON from the API; a refusal becomes an Error carrying the API's own message. */
+async function getJson(url) {
+  const res = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+  const data = await res.json().catch(() => null)
+  if (!res.ok) throw new Error(data?.error ?? `${res.status} ${res.statusText}`)
+  return data
+}
+
+function showStatus(text, tone) {
+  status.textContent = text
+  status.className = `status ${tone ?? ''}`
+}
+
+/** The text filter: agent, operator, category and verdict, case-insensitively. */
+function matches(row) {
+  const needle = filterInput.value.trim().toLowerCase()
+  if (needle === '') return true
+  return [row.agentKey, row.operator, row.category, row.verdict].some((v) => typeof v === 'string' && v.toLowerCase().includes(needle))
+}
+
+function renderTables() {
+  if (!report) return
+  agents.render(report.agents.filter(matches))
+  spoofed.render(report.spoofed.filter(matches))
+}
+
+async function load() {
+  const ticket = ++loading
+  const q = query(filters)
+  csv.href = `${api}/report.csv?${q}`
+  history.replaceState(null, '', `${location.pathname}${q.size > 0 ? `?${q}` : ''}`)
+  showStatus('Loading the report…')
+  try {
+    const next = await getJson(`${api}/report?${q}`)
+    if (ticket !== loading) return
+    report = next
+    const t = report.totals
+    const omitted = (report.omitted?.agents ?? 0) + (report.omitted?.spoofed ?? 0)
+    showStatus(
+      `${formatTime(report.filter.since)} to ${formatTime(report.filter.until)} UTC${filters.host ? ` · host ${filters.host}` : ''}${filters.agent ? ` · agent ${filters.agent}` : ''}` +
+        (t.truncated ? ' · more violations than one report reads: counts are lower bounds' : '') +
+        (omitted > 0 ? ` · ${omitted} more agents and claims not listed (all are in the CSV)` : ''),
+      t.truncated || omitted > 0 ? 'warn' : undefined,
+    )
+    $('totals').replaceChildren(...totals(report))
+    renderTables()
+    rules.render(report.topRules)
+    paths.render(report.topPaths)
+    drawCharts()
+  } catch (error) {
+    if (ticket === loading) showStatus(`The report could not be loaded: ${error instanceof Error ? error.message : String(error)}`, 'bad')
+  }
+}
+
+function drawCharts() {
+  if (!report) return
+  try {
+    drawTimeline($('chart-timeline'), report)
+    drawByAgent($('chart-agents'), report)
+  } catch (error) {
+    showStatus(`The charts could not be drawn: ${error instanceof Error ? error.message : String(error)}`, 'bad')
+  }
+}
+
+/** One agent's stored requests, newest first, a page at a time. */
+const drill = { agent: '', rows: /** @type {any[]} */ ([]), next: /** @type {number | null} */ (null) }
+
+async function openDrill(agentKey, before) {
+  const section = $('drill')
+  const more = $('drill-more')
+  section.hidden = false
+  if (before === undefined) {
+    drill.agent = agentKey
+    drill.rows = []
+    $('drill-title').textContent = `Recent requests · ${agentKey}`
+    events.render([])
+    section.scrollIntoView({ behavior: 'smooth', block: 'start' })
+  }
+  const q = query({ limit: PAGE, before, host: filters.host })
+  try {
+    const page = await getJson(`${api}/agents/${encodeURIComponent(agentKey)}/requests?${q}`)
+    if (drill.agent !== agentKey) return
+    drill.rows = [...drill.rows, ...page.events]
+    drill.next = page.next
+    events.render(drill.rows)
+    more.hidden = page.next === null
+  } catch (error) {
+    clear($('drill-table'))
+    $('drill-table').append(el('caption', { className: 'bad' }, `The requests could not be loaded: ${error instanceof Error ? error.message : String(error)}`))
+  }
+}
+
+range.addEventListener('change', () => {
+  filters.since = range.value
+  filters.until = ''
+  void load()
+})
+category.addEventListener('change', () => {
+  filters.category = category.value
+  void load()
+})
+filterInput.addEventListener('input', renderTables)
+$('filters').addEventListener('submit', (event) => event.preventDefault())
+$('drill-more').addEventListener('click', () => {
+  if (drill.next !== null) void openDrill(drill.agent, drill.next)
+})
+
+void load()

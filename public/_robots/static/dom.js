@@ -1,0 +1,78 @@
+// @ts-check
+/**
+ * DOM helpers for the dashboard. Every string from the report (agent names,
+ * paths, User-Agent headers, rule patterns, hosts) is agent-controlled, so it
+ * reaches the page only as a text node (`append(string)`, `textContent`):
+ * markup in it is shown, never parsed. Nothing here uses innerHTML.
+ */
+
+/** Attributes el() refuses: event handlers and URLs could run script, so callers set those deliberately. */
+const UNSAFE_ATTRIBUTE = /^(on|href$|src$|srcdoc$|formaction$|style$)/i
+
+/**
+ * Creates an element with attributes and children; strings and numbers
+ * become text nodes, null/undefined/false are skipped.
+ *
+ * @param {string} tag
+ * @param {Record<string, string | number | boolean | null | undefined>} [attributes]
+ * @param {...(Node | string | number | null | undefined | false)} children
+ * @returns {HTMLElement}
+ */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag)
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue
+    if (UNSAFE_ATTRIBUTE.test(name)) throw new Error(`el(): set ${name} explicitly, not through el()`)
+    if (name === 'className') node.className = String(value)
+    else node.setAttribute(name, value === true ? '' : String(value))
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue
+    node.append(typeof child === 'number' ? String(child) : child)
+  }
+  return node
+}
+
+/** Empties a node. */
+export function clear(node) {
+  node.replaceChildren()
+}
+
+const integer = new Intl.NumberFormat('en-US')
+
+/** 12,345 */
+export function formatCount(n) {
+  return typeof n === 'number' ? integer.format(n) : '—'
+}
+
+/** 0.1234 → 12.3 %; a ratio of nothing is a dash, not 0 %. */
+export function formatShare(part, whole) {
+  if (!whole) return '—'
+  const pct = (part / whole) * 100
+  return `${pct < 10 && pct > 0 ? pct.toFixed(1) : Math.round(pct)} %`
+}
+
+/** 2026-01-05 10:00 (UTC, so every reader sees the same time as the CSV and the CLI), kept on one line. */
+export function formatTime(ms) {
+  if (typeof ms !== 'number') return '—'
+  return new Date(ms).toISOString().slice(0, 16).replace('T', '\u00a0')
+}
+
+/** A time for a table cell, never broken across lines. */
+export function timeCell(ms) {
+  return el('span', { className: 'nowrap' }, formatTime(ms))
+}
+
+/** The rule as it reads in robots.txt: `Disallow: /admin/`. */
+export function formatRule(rule) {
+  if (!rule) return '—'
+  const directive = rule.type === 'allow' ? 'Allow' : 'Disallow'
+  return `${directive}: ${rule.pattern === '' ? '(empty)' : rule.pattern}`
+}
+
+/** A short label with the full value in its tooltip (long paths and headers stay one line in a table). */
+export function clipped(text, max = 80) {
+  const value = String(text ?? '')
+  if (value.length <= max) return el('span', {}, value)
+  return el('span', { title: value }, `${value.slice(0, max - 1)}…`)
+}

@@ -1,0 +1,103 @@
+// @ts-check
+/**
+ * The dashboard's tables: which columns each shows and how a cell reads.
+ * The data is the JSON API's (src/report/types.ts); every string in it may
+ * come from a crawler, so cells are text built with el().
+ */
+import { clipped, el, formatCount, formatRule, formatShare, timeCell } from './dom.js'
+
+const VERDICT_CLASS = { 'ignores robots.txt': 'bad', complies: 'good', 'not enough data': 'unknown' }
+
+/** The verdict as a badge, with the reason under it. */
+function verdict(agent) {
+  const badge = el('span', { className: `badge ${VERDICT_CLASS[agent.verdict] ?? 'unknown'}` }, agent.verdict)
+  return el('div', { className: 'verdict' }, badge, el('small', {}, agent.reason))
+}
+
+/** How the counted violations break down, for the tooltip. */
+function breakdown(v) {
+  return `${v.afterFetch} after fetching robots.txt, ${v.staleCopy} with an older copy, ${v.neverFetched} never fetching it; ${v.grace} within 24 h of a rule change (not counted)`
+}
+
+export const agentColumns = [
+  { label: 'Agent', value: (a) => a.agentKey, cell: (a) => el('span', { className: 'mono strong' }, a.agentKey) },
+  { label: 'Operator', value: (a) => a.operator ?? '' },
+  { label: 'Category', value: (a) => a.category ?? '' },
+  { label: 'Requests', numeric: true, value: (a) => a.evidence.requests, cell: (a) => formatCount(a.evidence.requests), title: 'Judged requests in the range' },
+  {
+    label: 'Violations', numeric: true, value: (a) => a.evidence.violations.counted, title: 'Counted violations: disallowed requests it could have known were disallowed',
+    cell: (a) => el('span', { title: breakdown(a.evidence.violations), className: a.evidence.violations.counted > 0 ? 'hot' : undefined }, formatCount(a.evidence.violations.counted)),
+  },
+  {
+    label: 'Violation rate', numeric: true, value: (a) => (a.evidence.requests ? a.evidence.violations.counted / a.evidence.requests : null),
+    cell: (a) => formatShare(a.evidence.violations.counted, a.evidence.requests),
+  },
+  { label: 'robots.txt fetches', numeric: true, value: (a) => a.evidence.robotsFetches, cell: (a) => formatCount(a.evidence.robotsFetches) },
+  { label: 'Last fetch', value: (a) => a.evidence.lastRobotsFetch, cell: (a) => timeCell(a.evidence.lastRobotsFetch) },
+  { label: 'Verified', numeric: true, value: (a) => a.evidence.verifiedShare, cell: (a) => formatShare(a.evidence.verifiedShare, 1), title: 'Share of its requests confirmed to come from its operator' },
+  { label: 'Last seen', value: (a) => a.lastSeen ?? null, cell: (a) => timeCell(a.lastSeen) },
+  { label: 'Verdict', value: (a) => a.verdict, cell: verdict },
+]
+
+export const spoofedColumns = [
+  { label: 'Claimed agent', value: (s) => s.agentKey, cell: (s) => el('span', { className: 'mono strong' }, s.agentKey) },
+  { label: 'Operator', value: (s) => s.operator ?? '' },
+  { label: 'Requests', numeric: true, value: (s) => s.requests, cell: (s) => formatCount(s.requests) },
+  { label: 'Disallowed', numeric: true, value: (s) => s.violations, cell: (s) => formatCount(s.violations) },
+  { label: 'Last violation', value: (s) => s.lastViolation, cell: (s) => timeCell(s.lastViolation) },
+  { label: 'Last seen', value: (s) => s.lastSeen ?? null, cell: (s) => timeCell(s.lastSeen) },
+  { label: 'Example paths', value: (s) => s.examplePaths.join(' '), cell: (s) => paths(s.examplePaths) },
+]
+
+function paths(list) {
+  return list.length === 0 ? '—' : el('span', { className: 'mono' }, ...list.flatMap((p, i) => [i > 0 ? ', ' : null, clipped(p, 48)]))
+}
+
+export const ruleColumns = [
+  { label: 'Rule', value: (r) => formatRule(r), cell: (r) => el('span', { className: 'mono' }, clipped(formatRule(r), 60)) },
+  { label: 'Line', numeric: true, value: (r) => r.line },
+  { label: 'Host', value: (r) => r.host, cell: (r) => clipped(r.host, 40) },
+  { label: 'Version', value: (r) => r.robotsVersion, cell: (r) => el('span', { className: 'mono', title: r.robotsVersion }, r.robotsVersion.slice(0, 8)) },
+  { label: 'Violations', numeric: true, value: (r) => r.violations, cell: (r) => formatCount(r.violations) },
+  { label: 'Agents', numeric: true, value: (r) => r.agents },
+]
+
+export const pathColumns = [
+  { label: 'Path', value: (p) => p.path, cell: (p) => el('span', { className: 'mono' }, clipped(p.path, 60)) },
+  { label: 'Host', value: (p) => p.host, cell: (p) => clipped(p.host, 40) },
+  { label: 'Violations', numeric: true, value: (p) => p.violations, cell: (p) => formatCount(p.violations) },
+  { label: 'Agents', numeric: true, value: (p) => p.agents },
+]
+
+/** One stored event's verdict: allowed, or the rule and line that disallowed it. */
+function eventVerdict(e) {
+  if (e.type === 'robots-txt') return el('span', { className: 'badge good' }, 'read robots.txt')
+  const badge = el('span', { className: `badge ${e.allowed ? 'good' : 'bad'}` }, e.allowed ? 'allowed' : 'disallowed')
+  const rule = e.rule ? el('small', { className: 'mono' }, `${formatRule(e.rule)} · line ${e.rule.line}${e.group ? ` · group ${e.group}` : ''}`) : null
+  return el('div', { className: 'verdict' }, badge, rule)
+}
+
+/** The drill-down shows the raw User-Agent header and path: the evidence itself. */
+export const eventColumns = [
+  { label: 'Time', value: (e) => e.time, cell: (e) => timeCell(e.time) },
+  { label: 'Host', value: (e) => e.host, cell: (e) => clipped(e.host, 32) },
+  { label: 'Request', value: (e) => e.path, cell: (e) => el('span', { className: 'mono' }, `${e.method} `, clipped(e.path, 60)) },
+  { label: 'User-Agent', value: (e) => e.userAgent, cell: (e) => el('span', { className: 'mono ua' }, e.userAgent) },
+  { label: 'Verification', value: (e) => e.verification, cell: (e) => el('span', { className: `badge ${e.verification === 'verified' ? 'good' : e.verification === 'spoofed' ? 'bad' : 'unknown'}` }, e.verification) },
+  { label: 'Verdict', value: (e) => (e.type === 'robots-txt' ? 'robots' : e.allowed ? 'allowed' : 'disallowed'), cell: eventVerdict },
+  { label: 'Guard', value: (e) => e.action, cell: (e) => (e.action === 'block' ? `refused ${e.status}` : `${e.mode}: passed`) },
+]
+
+/** The headline numbers. */
+export function totals(report) {
+  const t = report.totals
+  const card = (label, value, tone, hint) => el('div', { className: `card ${tone ?? ''}`, title: hint }, el('span', { className: 'value' }, value), el('span', { className: 'label' }, label))
+  return [
+    card('judged requests', formatCount(t.requests)),
+    card('agents', formatCount(t.agents)),
+    card('counted violations', formatCount(t.violations), t.violations > 0 ? 'bad' : 'good', 'Disallowed requests the agent could have known were disallowed'),
+    card('agents ignoring robots.txt', formatCount(t.ignoring), t.ignoring > 0 ? 'bad' : 'good'),
+    card('spoofed requests', formatCount(t.spoofedRequests), t.spoofedRequests > 0 ? 'warn' : undefined, 'Claimed a crawler\'s name and failed verification'),
+    card('not counted (grace)', formatCount(t.grace), undefined, 'Within 24 h of a rule change, allowed by the previous robots.txt'),
+  ]
+}

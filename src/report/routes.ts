@@ -1,0 +1,262 @@
+/**
+ * The report over HTTP (issue 5 §3): the JSON API, its CSV export, one
+ * agent's drill-down and the dashboard's HTML shell, all under /_robots/ and
+ * all behind the admin token. The dashboard's scripts and the chart library
+ * are static assets (public/_robots/static/), never part of this bundle.
+ */
+import { Hono, type Context } from 'hono'
+import type { AppEnv } from '../app.ts'
+import { registry } from '../bots/index.ts'
+import { adminAuth } from '../middleware/admin-auth.ts'
+import { toCsv } from './csv.ts'
+import { renderDashboard } from './dashboard/shell.ts'
+import { getAgentRequests, getReport, MAX_PAGE } from './queries.ts'
+import type { ReportFilter } from './types.ts'
+
+/** Where the report lives. botGuard's default `exclude` leaves this prefix unjudged. */
+export const REPORT_BASE = '/_robots'
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+/** The default range: the last week. */
+const DEFAULT_RANGE = 7 * DAY
+/** The longest range one report covers: the hourly rollups' retention (storage/ledger.ts). */
+const MAX_RANGE = 400 * DAY
+const DEFAULT_PAGE = 50
+/**
+ * Agents (and spoofed claims) in one JSON report, worst first. Unknown bots
+ * are keyed by their own product token, so a client inventing names could
+ * otherwise grow the document without bound. The CSV export keeps them all.
+ */
+export const MAX_AGENTS = 500
+
+/**
+ * The dashboard loads its scripts and styles from this origin only and runs
+ * no inline script, so an agent-controlled string that slipped past the
+ * escaping still could not execute.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+  "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+].join('; ')
+
+/** Set on every /_robots/ response, refusals included: private, never cached, never indexed. */
+const ADMIN_HEADERS: Readonly<Record<string, string>> = {
+  'Cache-Control': 'no-store',
+  'X-Robots-Tag': 'noindex, nofollow',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Content-Security-Policy': DASHBOARD_CSP,
+}
+
+/** A query parameter that failed validation: the 400's message names it and says what would do. */
+class BadParam extends Error {
+  constructor(readonly param: string, message: string) {
+    super(`${param}: ${message}`)
+  }
+}
+
+const RELATIVE = /^(\d{1,5})([hdw])$/
+const UNIT_MS: Record<string, number> = { h: HOUR, d: DAY, w: 7 * DAY }
+const EPOCH_MS = /^\d{1,15}$/
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/
+const TIME_HELP = 'use an ISO date-time (2026-01-05T10:00Z), milliseconds since the epoch, or a time ago such as 24h, 7d or 2w'
+
+/**
+ * A time as the API accepts it: an ISO date or date-time (UTC unless it
+ * carries an offset), milliseconds since the epoch, or a time ago (`24h`,
+ * `7d`, `2w`). Null for anything else.
+ */
+export function parseTime(value: string, now: number): number | null {
+  const relative = RELATIVE.exec(value)
+  if (relative) return now - Number(relative[1]) * UNIT_MS[relative[2]!]!
+  if (EPOCH_MS.test(value)) return Number(value)
+  const iso = ISO_TIME.exec(value)
+  if (!iso) return null
+  // Date.parse rolls 2026-02-30 over into March: a day the month lacks is a typo, not a time.
+  const [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])]
+  if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day || month < 1 || month > 12) return null
+  // A date-time without an offset is read as UTC, wherever the caller runs.
+  const ms = Date.parse(value.includes('T') && iso[4] === undefined ? `${value}Z` : value)
+  return Number.isFinite(ms) ? ms : null
+}
+
+const HOST = /^[a-z0-9.\-[\]:]{1,253}$/i
+/** Agent keys and categories are bound, never spliced, so this only keeps out controls and absurd lengths. */
+const PRINTABLE = /^[^\x00-\x1f\x7f]+$/
+
+/** The query's single values, refusing parameters it does not know and repeated ones (a typo must not go unnoticed). */
+function readQuery(url: URL, allowed: readonly string[]): Map<string, string> {
+  const values = new Map<string, string>()
+  for (const [name, value] of url.searchParams) {
+    if (!allowed.includes(name)) throw new BadParam(name, `unknown parameter; this endpoint takes ${allowed.join(', ')}`)
+    if (values.has(name)) throw new BadParam(name, 'given more than once')
+    values.set(name, value)
+  }
+  return values
+}
+
+function text(name: string, value: string | undefined, max: number, pattern: RegExp, help: string): string | undefined {
+  if (value === undefined || value === '') return undefined
+  if (value.length > max || !pattern.test(value)) throw new BadParam(name, `${JSON.stringify(value.slice(0, 80))} is not ${help}`)
+  return value
+}
+
+const hostParam = (v: string | undefined) => text('host', v, 253, HOST, 'a host name (example.com)')
+
+function time(name: string, value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value === '') return undefined
+  const ms = parseTime(value, now)
+  if (ms === null) throw new BadParam(name, `${JSON.stringify(value.slice(0, 80))} is not a time; ${TIME_HELP}`)
+  return ms
+}
+
+/** The report's filter from a query string; throws BadParam. Defaults to the week before `now`. */
+export function reportFilterOf(url: URL, now: number): ReportFilter {
+  const q = readQuery(url, ['since', 'until', 'host', 'agent', 'category'])
+  const until = time('until', q.get('until'), now) ?? now
+  const since = time('since', q.get('since'), now) ?? until - DEFAULT_RANGE
+  if (since >= until) throw new BadParam('since', `must be before until (${new Date(until).toISOString()})`)
+  if (until - since > MAX_RANGE) throw new BadParam('since', `the range may cover at most ${MAX_RANGE / DAY} days`)
+  const filter: ReportFilter = { since, until }
+  const host = hostParam(q.get('host'))
+  const agent = text('agent', q.get('agent'), 128, PRINTABLE, 'an agent key (gptbot)')
+  const category = text('category', q.get('category'), 64, PRINTABLE, 'a category (AI Crawler)')
+  if (host !== undefined) filter.host = host
+  if (agent !== undefined) filter.agent = agent
+  if (category !== undefined) filter.category = category
+  return filter
+}
+
+/** The drill-down's paging from a query string; throws BadParam. */
+export function pageOf(url: URL, now: number): { limit: number; before?: number; host?: string } {
+  const q = readQuery(url, ['limit', 'before', 'host'])
+  const raw = q.get('limit')
+  const limit = raw === undefined || raw === '' ? DEFAULT_PAGE : /^\d{1,4}$/.test(raw) ? Number(raw) : NaN
+  if (!(limit >= 1 && limit <= MAX_PAGE)) throw new BadParam('limit', `must be a whole number from 1 to ${MAX_PAGE}`)
+  const before = time('before', q.get('before'), now)
+  const host = hostParam(q.get('host'))
+  return { limit, ...(before === undefined ? {} : { before }), ...(host === undefined ? {} : { host }) }
+}
+
+/**
+ * When each agent was last seen in the range, by the same filter. Not part
+ * of getReport's Report, so it is read here, in one grouped query.
+ */
+async function lastSeen(db: D1Database, f: ReportFilter): Promise<Map<string, number>> {
+  const parts = ['time >= ?', 'time < ?']
+  const params: (string | number)[] = [Math.trunc(f.since), Math.trunc(f.until)]
+  for (const [column, value] of [['host', f.host?.toLowerCase()], ['agent_key', f.agent], ['category', f.category]] as const) {
+    if (value === undefined) continue
+    parts.push(`${column} = ?`)
+    params.push(value)
+  }
+  const { results } = await db
+    .prepare(`SELECT agent_key AS agentKey, verification = 'spoofed' AS spoofed, max(time) AS lastSeen FROM events WHERE ${parts.join(' AND ')} GROUP BY agent_key, spoofed`)
+    .bind(...params)
+    .all<{ agentKey: string; spoofed: number; lastSeen: number }>()
+  return new Map(results.map((r) => [`${r.spoofed}\n${r.agentKey}`, r.lastSeen]))
+}
+
+/**
+ * The report as the API returns it: getReport's Report, each agent and
+ * spoofed claim with `lastSeen`, at most MAX_AGENTS of each (`omitted` says
+ * how many more there were; the totals count them all).
+ */
+async function loadReport(db: D1Database, filter: ReportFilter) {
+  const [report, seen] = await Promise.all([getReport(db, filter), lastSeen(db, filter)])
+  return {
+    ...report,
+    agents: report.agents.slice(0, MAX_AGENTS).map((a) => ({ ...a, lastSeen: seen.get(`0\n${a.agentKey}`) ?? null })),
+    spoofed: report.spoofed.slice(0, MAX_AGENTS).map((s) => ({ ...s, lastSeen: seen.get(`1\n${s.agentKey}`) ?? null })),
+    omitted: { agents: Math.max(0, report.agents.length - MAX_AGENTS), spoofed: Math.max(0, report.spoofed.length - MAX_AGENTS) },
+  }
+}
+
+/** Bad input is a 400 naming the parameter; a ledger that cannot be read is a 503, logged. Never a bare 500. */
+function failure(c: Context, error: unknown): Response {
+  if (error instanceof BadParam) return c.json({ error: error.message, param: error.param }, 400)
+  console.error('robots-edge: the report could not be read', error)
+  return c.json({ error: 'the ledger (D1) could not be read; see the Worker logs' }, 503)
+}
+
+export interface ReportRoutesOptions {
+  /** The admin token. Default: the `ROBOTS_ADMIN_TOKEN` secret. */
+  token?: (c: Context<AppEnv>) => string | undefined
+  /** The clock, for relative times and the default range. Default: `Date.now`. */
+  now?: () => number
+}
+
+/**
+ * Mounts the report under /_robots/: the dashboard at `/_robots/`, JSON at
+ * `/_robots/api/report`, CSV at `/_robots/api/report.csv` and one agent's
+ * events at `/_robots/api/agents/:agent/requests`. Everything needs the
+ * admin token; anything else under /_robots/ is a 404, never the origin's.
+ *
+ * @example
+ * createApp(config, { routes: (app) => reportRoutes(app) })
+ */
+export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {}): void {
+  const now = options.now ?? Date.now
+  const token = options.token ?? ((c: Context<AppEnv>) => c.env?.ROBOTS_ADMIN_TOKEN)
+  const categories = [...new Set(registry.map((a) => a.category))].sort()
+  const api = `${REPORT_BASE}/api`
+
+  app.use(`${REPORT_BASE}/*`, async function adminHeaders(c, next) {
+    await next()
+    for (const [name, value] of Object.entries(ADMIN_HEADERS)) c.res.headers.set(name, value)
+  })
+  app.get(REPORT_BASE, (c) => c.redirect(`${REPORT_BASE}/`, 308))
+  app.use(`${REPORT_BASE}/*`, adminAuth({
+    token: (c) => token(c),
+    onUnauthorized: (c) => c.req.path.startsWith(`${api}/`)
+      ? c.json({ error: 'unauthorized: send Authorization: Bearer <ROBOTS_ADMIN_TOKEN>' }, 401)
+      : c.text('401 Unauthorized: this page needs the robots-edge admin token. Sign in with any user name and the token as the password.\n', 401),
+  }))
+
+  app.get(`${REPORT_BASE}/`, (c) => {
+    const url = new URL(c.req.url)
+    return c.html(renderDashboard({ base: REPORT_BASE, host: url.hostname, query: url.searchParams, categories }))
+  })
+  app.get(`${api}/report`, async (c) => {
+    try {
+      return c.json(await loadReport(c.env.DB, reportFilterOf(new URL(c.req.url), now())))
+    } catch (error) {
+      return failure(c, error)
+    }
+  })
+  app.get(`${api}/report.csv`, async (c) => {
+    try {
+      const csv = toCsv(await getReport(c.env.DB, reportFilterOf(new URL(c.req.url), now())))
+      return c.body(csv, 200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': 'attachment; filename="robots-edge-report.csv"',
+      })
+    } catch (error) {
+      return failure(c, error)
+    }
+  })
+  app.get(`${api}/agents/:agent/requests`, async (c) => {
+    try {
+      const agent = text('agent', c.req.param('agent'), 128, PRINTABLE, 'an agent key (gptbot)')
+      if (agent === undefined) throw new BadParam('agent', 'is missing')
+      const page = pageOf(new URL(c.req.url), now())
+      const events = await getAgentRequests(c.env.DB, agent, page)
+      const last = events.at(-1)
+      return c.json({ agent, events, next: events.length === page.limit && last ? last.time : null })
+    } catch (error) {
+      return failure(c, error)
+    }
+  })
+  app.all(`${REPORT_BASE}/*`, (c) => c.json({ error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv and /api/agents/:agent/requests` }, 404))
+}
+
+/**
+ * The report routes alone, without robots.txt or the guard: what the CLI
+ * runs in-process over the local D1, so it reads exactly what the API serves.
+ */
+export function createReportApp(options: ReportRoutesOptions = {}): Hono<AppEnv> {
+  const app = new Hono<AppEnv>()
+  reportRoutes(app, options)
+  return app
+}

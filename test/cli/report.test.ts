@@ -1,0 +1,140 @@
+// Tests of `report`: the local D1 is written by wrangler itself (`d1
+// migrations apply` and `d1 execute --local --persist-to`, as `npm run dev`
+// writes it) in a temporary directory, then read by the command, which runs
+// the Worker's own report routes over it. `--url` is tested with an injected fetch.
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CliError, UsageError } from '../../scripts/cli/errors.ts'
+import { run } from '../../scripts/cli/main.ts'
+import { report, type ReportDocument } from '../../scripts/cli/report.ts'
+import type { JudgedRequest } from '../../src/events.ts'
+import { EVENT_COLUMNS, summariseFetches, toEventRow } from '../../src/storage/rollups.ts'
+import { ccbot, fetched, gptbot, HOUR, judged } from '../report/fixtures.ts'
+import { captureIo, jsonOf } from './io.ts'
+
+const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true' }
+const wrangler = (...args: string[]) => promisify(execFile)('node_modules/.bin/wrangler', args, { env: WRANGLER_ENV })
+
+let dir = ''
+const now = Date.now()
+
+/** Rows as SQL, unpacked from one JSON literal as the ledger binds them (src/storage/ledger.ts). */
+function insertSql(table: string, columns: readonly string[], rows: readonly object[]): string {
+  const json = JSON.stringify(rows).replaceAll("'", "''")
+  return `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${columns.map((c) => `value ->> '$.${c}'`).join(', ')} FROM json_each('${json}');`
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'robots-edge-report-'))
+  const at = (hoursAgo: number, o: Partial<JudgedRequest>) => judged({ time: now - hoursAgo * HOUR, ...o })
+  const events: JudgedRequest[] = [
+    fetched({ agent: gptbot, time: now - 30 * HOUR }),
+    ...Array.from({ length: 4 }, (_, i) => at(20 - i, { agent: gptbot, path: `/admin/${i}`, allowed: false })),
+    at(2, { agent: ccbot, path: '/', host: 'other.example' }),
+    at(1, { agent: { tokens: ['inkbot'], kind: 'bot', obeysRobotsTxt: true, operator: 'Ink\x1b[31m Corp' }, path: '/' }),
+    at(1, { path: '/admin/x', allowed: false, verification: 'spoofed' }),
+  ]
+  const seed = join(dir, 'seed.sql')
+  await writeFile(seed, [
+    insertSql('events', EVENT_COLUMNS, events.map(toEventRow)),
+    insertSql('robots_fetches', ['host', 'agent_key', 'robots_version', 'operator', 'first_fetch', 'last_fetch', 'fetches'], summariseFetches(events)),
+  ].join('\n'))
+  await wrangler('d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir)
+  await wrangler('d1', 'execute', 'DB', '--local', '--persist-to', dir, '--file', seed)
+}, 120_000)
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+describe('report: the local D1', () => {
+  it('prints the per-agent table, worst first, with verdicts, spoofed claims and the rules with their lines', async () => {
+    const io = captureIo()
+    expect(await report({ persistTo: dir }, io)).toBe(0)
+    const text = io.text()
+    expect(text).toMatch(/^Crawler compliance · local D1 \(.+\) · \d{4}-\d\d-\d\d \d\d:\d\d to \d{4}-\d\d-\d\d \d\d:\d\d UTC$/m)
+    expect(text).toContain('3 agents · 6 judged requests · 4 counted violations · 1 ignoring robots.txt · 1 spoofed requests')
+    const lines = io.stdout
+    const header = lines.findIndex((l) => l.trimStart().startsWith('Agent'))
+    expect(lines[header]).toMatch(/Agent\s+Operator\s+Category\s+Requests\s+Violations\s+Rate\s+robots\.txt\s+Last fetch\s+Verified\s+Last seen\s+Verdict/)
+    expect(lines[header + 1]).toMatch(/^ {2}gptbot\s+OpenAI\s+AI Crawler\s+4\s+4\s+100 %\s+1\s+\d{4}-.+ignores robots\.txt: 4 disallowed requests after fetching robots\.txt$/)
+    // The verdict column starts at the same place on every row.
+    const starts = lines.slice(header, header + 4).map((l) => l.search(/Verdict|ignores|not enough|complies/))
+    expect(new Set(starts).size).toBe(1)
+    expect(text).toMatch(/Spoofed claims[\s\S]+googlebot\s+Google\s+1\s+1/)
+    expect(text).toMatch(/Most violated rules\n\s+Host\s+Line\s+Rule\s+Violations\s+Agents\n\s+example\.com\s+2\s+Disallow: \/admin\/\s+4\s+1/)
+  })
+
+  it('shows control characters from the ledger as escapes, never raw', async () => {
+    const io = captureIo()
+    await report({ persistTo: dir }, io)
+    expect(io.text()).not.toContain('\x1b')
+    expect(io.text()).toContain('Ink\\x1b[31m Corp')
+  })
+
+  it('applies the filters and prints the API document with --json', async () => {
+    const io = captureIo()
+    await report({ persistTo: dir, host: 'other.example', json: true }, io)
+    const doc = jsonOf(io) as unknown as ReportDocument
+    expect(doc.agents.map((a) => a.agentKey)).toEqual(['ccbot'])
+    expect(doc.agents[0]!.lastSeen).toBe(now - 2 * HOUR)
+    const recent = captureIo()
+    await report({ persistTo: dir, since: '3h', agent: 'ccbot', json: true }, recent)
+    expect((jsonOf(recent) as unknown as ReportDocument).agents.map((a) => a.agentKey)).toEqual(['ccbot'])
+  })
+
+  it('refuses a bad filter with the API\'s own message, as a usage error', async () => {
+    await expect(report({ persistTo: dir, since: 'yesterday' }, captureIo())).rejects.toThrow(new UsageError('--since: "yesterday" is not a time; use an ISO date-time (2026-01-05T10:00Z), milliseconds since the epoch, or a time ago such as 24h, 7d or 2w'))
+  })
+
+  it("reads [env.staging]'s own database, and says what to do when it has no tables", async () => {
+    await expect(report({ persistTo: dir, env: 'staging' }, captureIo())).rejects.toThrow(CliError)
+    await expect(report({ persistTo: dir, env: 'staging' }, captureIo())).rejects.toThrow(/no tables yet: run `npm run dev`/)
+  })
+})
+
+describe('report: --url', () => {
+  const document = { filter: { since: 0, until: HOUR }, agents: [], spoofed: [], totals: { requests: 0, agents: 0, violations: 0, grace: 0, spoofedRequests: 0, spoofedViolations: 0, ignoring: 0, truncated: false }, topRules: [], topPaths: [], timeline: [] }
+
+  it('reads the API of a running Worker with the token from ROBOTS_ADMIN_TOKEN', async () => {
+    const seen: { url: string; auth: string | null }[] = []
+    const fakeFetch = (async (url: URL, init: RequestInit) => {
+      seen.push({ url: String(url), auth: new Headers(init.headers).get('authorization') })
+      return Response.json(document)
+    }) as unknown as typeof fetch
+    const io = captureIo({ env: { ROBOTS_ADMIN_TOKEN: 's3cret' } })
+    expect(await report({ url: 'https://robots-edge.example.workers.dev/', remote: true, since: '24h', agent: 'gptbot', fetch: fakeFetch }, io)).toBe(0)
+    expect(seen).toEqual([{ url: 'https://robots-edge.example.workers.dev/_robots/api/report?since=24h&agent=gptbot', auth: 'Bearer s3cret' }])
+    expect(io.text()).toContain('Crawler compliance · https://robots-edge.example.workers.dev')
+    expect(io.text()).toContain('No crawler was judged in this range.')
+  })
+
+  it('explains a refused token, a missing token and an unreachable Worker', async () => {
+    const refusing = (async () => Response.json({ error: 'unauthorized' }, { status: 401 })) as unknown as typeof fetch
+    await expect(report({ url: 'https://w.example', fetch: refusing }, captureIo({ env: { ROBOTS_ADMIN_TOKEN: 'x' } }))).rejects.toThrow(/refused the token \(401\)/)
+    await expect(report({ url: 'https://w.example', fetch: refusing }, captureIo({ env: {} }))).rejects.toThrow(/ROBOTS_ADMIN_TOKEN is not set/)
+    const down = (async () => {
+      throw new TypeError('fetch failed')
+    }) as unknown as typeof fetch
+    await expect(report({ url: 'https://w.example', fetch: down }, captureIo({ env: { ROBOTS_ADMIN_TOKEN: 'x' } }))).rejects.toThrow(/could not reach https:\/\/w\.example: fetch failed/)
+  })
+
+  it('through the CLI: --remote needs --url, and other commands take none of the report options', async () => {
+    const remote = captureIo()
+    expect(await run(['report', '--remote'], remote)).toBe(2)
+    expect(remote.stderr.join('\n')).toContain('--remote reads the deployed Worker')
+    const token = captureIo({ env: {} })
+    expect(await run(['report', '--url', 'https://w.example'], token)).toBe(1)
+    expect(token.stderr.join('\n')).toContain('ROBOTS_ADMIN_TOKEN is not set')
+    const print = captureIo()
+    expect(await run(['print', '--since', '7d'], print)).toBe(2)
+    expect(print.stderr[0]).toBe('robots-edge: print takes no --since.')
+    const help = captureIo()
+    expect(await run(['report', '--help'], help)).toBe(0)
+    expect(help.text()).toContain('--since <time>')
+  })
+})

@@ -1,0 +1,216 @@
+// End to end: the built Worker (test/e2e/worker.ts) receives crawler
+// traffic over HTTP, records it in D1, and the dashboard shows it in
+// headless Chromium: the tables, the charts, the drill-down, the token, and
+// a User-Agent carrying markup that must stay text.
+import { existsSync } from 'node:fs'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EVENT_COLUMNS } from '../../src/storage/rollups.ts'
+import { startBuiltWorker, type RunningWorker } from './worker.ts'
+
+const CHROMIUM = '/usr/bin/chromium'
+const TOKEN = 'e2e-admin-token'
+const UA = {
+  gptbot: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+  googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  bingbot: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
+  ccbot: 'CCBot/2.0 (https://commoncrawl.org/faq/)',
+  // Identified as a bot (key `evilbot`), so it is judged and stored with its markup.
+  evil: 'EvilBot/1.0 (<img src=x onerror=alert(1)><script>alert(2)</script>; +http://x.example/bot)',
+}
+
+/** A person's browser: headless Chromium's own header names it HeadlessChrome, which the guard would judge as a bot on /favicon.ico. */
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
+
+let worker: RunningWorker
+let browser: Browser
+
+async function send(path: string, ua: string, times = 1): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    const res = await fetch(`${worker.origin}${path.replace('#', String(i))}`, { headers: { 'User-Agent': ua } })
+    await res.arrayBuffer()
+  }
+}
+
+async function api<T>(path: string): Promise<T> {
+  const res = await fetch(`${worker.origin}/_robots/api${path}`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+  return (await res.json()) as T
+}
+
+/**
+ * Three days of history: copies of the live rows moved back hour by hour,
+ * so the timeline has something to draw. Copied in SQL, column by column.
+ */
+async function addHistory(liveSince: number): Promise<void> {
+  const columns = EVENT_COLUMNS.join(', ')
+  const shifted = EVENT_COLUMNS.map((c) => (c === 'time' ? 'time - ?' : c)).join(', ')
+  const copy = (hoursAgo: number, agent: string, allowed: 0 | 1, limit: number) => ({
+    sql: `INSERT INTO events (${columns}) SELECT ${shifted} FROM events
+          WHERE agent_key = ? AND type = 'request' AND allowed = ? AND time >= ? ORDER BY id LIMIT ?`,
+    params: [hoursAgo * 3_600_000, agent, allowed, liveSince, limit],
+  })
+  const statements = []
+  for (let h = 1; h <= 72; h++) {
+    statements.push(copy(h, 'googlebot', 1, 2 + (h % 3)), copy(h, 'bingbot', 1, 1 + (h % 2)))
+    if (h % 5 === 0) statements.push(copy(h, 'bingbot', 0, 1))
+    if (h % 7 === 0) statements.push(copy(h, 'gptbot', 0, 2))
+    if (h % 11 === 0) statements.push(copy(h, 'ccbot', 0, 1))
+  }
+  await worker.batch(statements)
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (apt-get update && apt-get install -y --no-install-recommends chromium); CI's .ci/run does.`)
+  }
+  worker = await startBuiltWorker({ ROBOTS_ADMIN_TOKEN: TOKEN, IP_HASH_SALT: 'e2e-salt' })
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  const liveSince = Date.now()
+  // robots.config.ts: GPTBot and CCBot refused everywhere; Googlebot kept out of /private/; everyone out of /admin/.
+  await send('/robots.txt', UA.gptbot)
+  await send('/articles/#', UA.gptbot, 4)
+  await send('/robots.txt', UA.googlebot)
+  await send('/blog/#', UA.googlebot, 24)
+  await send('/private/memo-#', UA.googlebot, 2)
+  await send('/products/#', UA.bingbot, 22)
+  await send('/admin/settings-#', UA.bingbot, 3)
+  await send('/data/#.json', UA.ccbot, 2)
+  await send('/admin/<script>alert(3)</script>?q="><img src=x onerror=alert(4)>', UA.evil)
+  // Recording runs after the response (waitUntil): wait for it, bounded.
+  for (let i = 0; i < 100; i++) {
+    const report = await api<{ totals: { requests: number } }>('/report?since=1h')
+    if (report.totals.requests >= 58) break
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  await addHistory(liveSince)
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await worker?.stop()
+})
+
+/** A page that fails the test on any dialog, script error or CSP violation. */
+async function openPage(options: Parameters<Browser['newContext']>[0]): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, userAgent: BROWSER_UA, ...options })
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`)
+    void dialog.dismiss()
+  })
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`)
+  })
+  return { page, problems }
+}
+
+describe('the dashboard in Chromium', () => {
+  it('shows every crawler sent, the charts, and the XSS payload as text in the drill-down', async () => {
+    const { page, problems } = await openPage({ extraHTTPHeaders: { Authorization: `Bearer ${TOKEN}` } })
+    const res = await page.goto(`${worker.origin}/_robots`)
+    expect(res?.status()).toBe(200)
+    expect(res?.headers()['content-security-policy']).toContain("script-src 'self'")
+    const rows = page.locator('#agents tbody tr')
+    await expect.poll(() => rows.count()).toBe(5)
+    const agents = await page.locator('#agents tbody tr td:first-child').allTextContents()
+    expect(agents.sort()).toEqual(['bingbot', 'ccbot', 'evilbot', 'googlebot', 'gptbot'])
+    await expect.poll(() => page.locator('#agents tbody tr', { hasText: 'bingbot' }).textContent()).toContain('ignores robots.txt')
+
+    // uPlot draws each chart on a canvas, sized to its container.
+    for (const id of ['#chart-timeline', '#chart-agents']) {
+      await expect.poll(async () => (await page.locator(`${id} .uplot canvas`).first().boundingBox())?.width ?? 0, { message: id }).toBeGreaterThan(300)
+      await expect.poll(async () => (await page.locator(`${id} .uplot canvas`).first().boundingBox())?.height ?? 0, { message: id }).toBeGreaterThan(150)
+    }
+    await expect.poll(() => page.locator('#rules tbody tr').first().textContent()).toMatch(/Disallow: \/\S*\d+/)
+
+    await page.locator('#agents tbody tr', { hasText: 'evilbot' }).click()
+    const drill = page.locator('#drill-table tbody tr')
+    await expect.poll(() => drill.count()).toBe(1)
+    await expect.poll(() => page.locator('#drill-title').textContent()).toBe('Recent requests · evilbot')
+    await expect.poll(() => page.getByText(UA.evil, { exact: true }).isVisible()).toBe(true)
+    await expect.poll(() => drill.first().textContent()).toContain('/admin/%3Cscript%3Ealert(3)%3C/script%3E')
+    // The markup stayed text: no element came out of it, no script ran.
+    expect(await page.locator('img').count()).toBe(0)
+    expect(await page.locator('body script').count()).toBe(0)
+    await page.waitForTimeout(300)
+    await page.screenshot({ path: '/tmp/dashboard.png', fullPage: true })
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+
+  it('sorts by a clicked header and filters by text and category', async () => {
+    const { page, problems } = await openPage({ extraHTTPHeaders: { Authorization: `Bearer ${TOKEN}` } })
+    await page.goto(`${worker.origin}/_robots/`)
+    const first = () => page.locator('#agents tbody tr td:first-child').first().textContent()
+    await expect.poll(() => page.locator('#agents tbody tr').count()).toBe(5)
+    await page.locator('#agents').getByRole('button', { name: 'Requests', exact: true }).click()
+    expect(await first()).toBe('googlebot')
+    expect(await page.locator('th[aria-sort]').getAttribute('aria-sort')).toBe('descending')
+    await page.locator('#agents').getByRole('button', { name: 'Agent', exact: true }).click()
+    expect(await first()).toBe('bingbot')
+    await page.locator('#filter').fill('openai')
+    expect(await page.locator('#agents tbody tr td:first-child').allTextContents()).toEqual(['gptbot'])
+    await page.locator('#filter').fill('')
+    await page.locator('#category').selectOption('AI Crawler')
+    await expect.poll(() => page.locator('#agents tbody tr td:first-child').allTextContents().then((a) => a.sort())).toEqual(['ccbot', 'gptbot'])
+    expect(page.url()).toContain('category=AI+Crawler')
+    expect(await page.locator('#csv').getAttribute('href')).toContain('/_robots/api/report.csv?since=7d&category=AI+Crawler')
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+
+  it('refuses a wrong token with a 401 page that holds no data', async () => {
+    // A wrong Bearer token: the browser gets the 401 and its challenge, and shows nothing of the report.
+    const bearer = await openPage({ extraHTTPHeaders: { Authorization: 'Bearer wrong' } })
+    await expect(bearer.page.goto(`${worker.origin}/_robots/`)).rejects.toThrow(/ERR_INVALID_AUTH_CREDENTIALS/)
+    const refused = await bearer.page.request.get(`${worker.origin}/_robots/`)
+    expect(refused.status()).toBe(401)
+    expect(refused.headers()['www-authenticate']).toContain('Basic realm="robots-edge"')
+    await bearer.page.context().close()
+    // A wrong password at the browser's sign-in: the 401 page itself.
+    const { page } = await openPage({ httpCredentials: { username: 'me', password: 'wrong' } })
+    const res = await page.goto(`${worker.origin}/_robots/`)
+    expect(res?.status()).toBe(401)
+    const text = await page.locator('body').textContent()
+    expect(text).toContain('401 Unauthorized')
+    for (const leak of ['gptbot', 'evilbot', '/admin/', 'Googlebot']) expect(text).not.toContain(leak)
+    expect(await page.locator('#agents').count()).toBe(0)
+    await page.context().close()
+  })
+
+  it("answers the browser's Basic challenge with the token as the password", async () => {
+    const { page, problems } = await openPage({ httpCredentials: { username: 'me', password: TOKEN } })
+    const res = await page.goto(`${worker.origin}/_robots/`)
+    expect(res?.status()).toBe(200)
+    await expect.poll(() => page.locator('#agents tbody tr').count()).toBe(5)
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+})
+
+describe('static assets', () => {
+  it('serves the chart library and the page script without a token, with nosniff and noindex', async () => {
+    for (const file of ['uPlot.iife.min.js', 'dashboard.js', 'uPlot.min.css', 'dashboard.css']) {
+      const res = await fetch(`${worker.origin}/_robots/static/${file}`)
+      expect(res.status, file).toBe(200)
+      expect(res.headers.get('content-type'), file).toMatch(file.endsWith('.js') ? /javascript/ : /text\/css/)
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(res.headers.get('x-robots-tag')).toBe('noindex, nofollow')
+      await res.arrayBuffer()
+    }
+    // The headers file configures the assets; it is not one of them.
+    expect(await (await fetch(`${worker.origin}/_headers`)).text()).not.toContain('X-Content-Type-Options')
+  })
+
+  it('keeps the chart library out of the Worker bundle', () => {
+    expect(worker.bundle).not.toContain('leeoniya')
+    expect(worker.bundle).not.toContain('uPlot.paths')
+    expect(worker.bundle.length).toBeLessThan(200 * 1024)
+  })
+})
