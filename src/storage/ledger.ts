@@ -137,12 +137,16 @@ export interface RecorderOptions {
  * recorder.record(event)
  * c.executionCtx.waitUntil(recorder.flush())
  */
+/** How often a waiting flush looks whether the write in flight is done, and for how long at most. */
+const POLL_MS = 1
+const MAX_WAIT_MS = 5_000
+
 export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = {}): Recorder {
   const batchSize = Math.max(1, opts.batchSize ?? 50)
   const maxBuffered = Math.max(batchSize, opts.maxBuffered ?? 5000)
   const log = opts.log ?? ((message: string, error?: unknown) => console.error(message, error))
   let buffer: JudgedRequest[] = []
-  let writing: Promise<void> | null = null
+  let writing = false
   let logged = false
   const stats = { recorded: 0, written: 0, failures: 0, dropped: 0, get buffered() { return buffer.length } }
 
@@ -162,20 +166,27 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     }
   }
 
-  function flush(): Promise<void> {
-    // One write at a time: a caller arriving mid-write waits for it, then
-    // writes whatever gathered meanwhile (possibly nothing, if another
-    // waiter took it). The buffer is swapped before any await, so no event
-    // is taken twice or left behind.
-    if (writing) return writing.then(flush)
-    if (buffer.length === 0) return Promise.resolve()
+  async function flush(): Promise<void> {
+    // One write at a time, so events that gather during a write share the
+    // next batch. A caller arriving mid-write waits on its own timer, never
+    // on the writer's promise: workerd binds I/O to the request that started
+    // it, and a D1 call made in a continuation of another request's write is
+    // refused ("Cannot perform I/O on behalf of a different request"), which
+    // lost whole batches under load. The wait is bounded, so a write that
+    // never settles cannot strand the waiters. The buffer is swapped before
+    // any await, so no event is taken twice or left behind.
+    for (let waited = 0; writing && waited < MAX_WAIT_MS; waited += POLL_MS) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    }
+    if (buffer.length === 0) return
     const batch = buffer
     buffer = []
-    const current = write(batch).finally(() => {
-      writing = null
-    })
-    writing = current
-    return current
+    writing = true
+    try {
+      await write(batch)
+    } finally {
+      writing = false
+    }
   }
 
   function record(event: JudgedRequest): void {

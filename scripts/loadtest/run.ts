@@ -1,0 +1,241 @@
+import { statSync } from 'node:fs'
+import autocannon from 'autocannon'
+import config from '../../robots.config.ts'
+import { createPolicies } from '../../src/config/index.ts'
+import { fixtureRanges } from '../simulate/ip-ranges.ts'
+import { buildWorkload, describeWorkload, type Template } from './workload.ts'
+import { countEvents, startWorker, waitForLedger, type LedgerDb, type LocalWorker } from './worker.ts'
+
+/**
+ * `npm run loadtest`: the built Worker in Miniflare under a mixed workload,
+ * at the highest rate it sustains, and then two questions: did anything
+ * fail (errors == 0), and did every crawler request reach the ledger
+ * (sent == recorded)?
+ *
+ * The rate is found by a short ramp (connections 1, 2, 4 ... 32, a few
+ * seconds each). The measured phase then runs in chunks of a fixed request
+ * count (autocannon's `amount`), so every request sent is answered before a
+ * chunk ends and "sent" is an exact count, never cut off mid-flight.
+ */
+
+export interface LoadtestOptions {
+  /** Length of the measured phase. */
+  readonly seconds: number
+  /** Connection counts of the ramp. Default 1, 2, 4, 8, 16, 32. */
+  readonly steps?: readonly number[]
+  /** Measure at this many connections: the ramp is one step, to estimate the rate. */
+  readonly connections?: number
+  /** Seconds per ramp step. Default 3. */
+  readonly stepSeconds?: number
+  /** Where the bundle goes. Default dist/loadtest. */
+  readonly outdir?: string
+  /** Progress lines. Default: none. */
+  readonly print?: (line: string) => void
+}
+
+export interface Step {
+  readonly connections: number
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly errors: number
+  readonly healthy: boolean
+}
+
+export interface Measured {
+  readonly connections: number
+  readonly seconds: number
+  readonly requests: number
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly socketErrors: number
+  readonly timeouts: number
+  /** Responses whose status was not the expected one (403 for a refusal, 200 otherwise), by status. */
+  readonly unexpected: Readonly<Record<string, number>>
+  readonly refused: number
+  /** Requests sent that got no answer (only after an error). */
+  readonly unanswered: number
+}
+
+export interface LedgerCheck {
+  /** Answered requests that the Worker must record (crawler and tool requests, and their robots.txt fetches). */
+  readonly sent: number
+  readonly sentRobotsTxt: number
+  /** Events the measured phase added to the ledger. */
+  readonly recorded: number
+  readonly recordedRobotsTxt: number
+  readonly waitedMs: number
+}
+
+export interface LoadtestResult {
+  readonly url: string
+  readonly bundleBytes: number
+  readonly workload: string
+  readonly ramp: readonly Step[]
+  readonly measured: Measured
+  readonly ledger: LedgerCheck
+  /** The Worker's stderr: storage failures show up here. */
+  readonly stderr: readonly string[]
+  readonly errors: number
+  readonly passed: { readonly errors: boolean; readonly ledger: boolean }
+}
+
+/** p99 beyond this many times the single-connection p99 (and beyond P99_FLOOR_MS) counts as latency exploding. */
+const P99_GROWTH = 10
+const P99_FLOOR_MS = 50
+const TIMEOUT_S = 10
+
+/** Per-template answers, counted as they arrive. */
+class Tally {
+  readonly answered: number[]
+  readonly statuses: Map<number, number>[]
+  constructor(readonly templates: readonly Template[]) {
+    this.answered = templates.map(() => 0)
+    this.statuses = templates.map(() => new Map())
+  }
+  requests(): autocannon.Request[] {
+    return this.templates.map((t, i) => ({
+      method: 'GET',
+      path: t.path,
+      headers: { 'user-agent': t.userAgent, 'cf-connecting-ip': t.ip },
+      onResponse: (status: number) => {
+        this.answered[i]!++
+        this.statuses[i]!.set(status, (this.statuses[i]!.get(status) ?? 0) + 1)
+      },
+    }))
+  }
+  unexpected(): Record<string, number> {
+    const out: Record<string, number> = {}
+    this.templates.forEach((t, i) => {
+      for (const [status, n] of this.statuses[i]!) if (status !== (t.refused ? 403 : 200)) out[status] = (out[status] ?? 0) + n
+    })
+    return out
+  }
+  sum(pick: (t: Template) => boolean): number {
+    return this.templates.reduce((s, t, i) => s + (pick(t) ? this.answered[i]! : 0), 0)
+  }
+}
+
+function fire(options: autocannon.Options, latencies?: number[], limitMs?: number): Promise<{ result: autocannon.Result; stopped: boolean }> {
+  return new Promise((resolve, reject) => {
+    let stopped = false
+    const instance = autocannon({ timeout: TIMEOUT_S, ...options }, (error, result) => {
+      clearTimeout(watchdog)
+      if (error) reject(error instanceof Error ? error : new Error(String(error)))
+      else resolve({ result, stopped })
+    })
+    if (latencies) instance.on('response', (_client, _status, _bytes, ms) => void latencies.push(ms))
+    const watchdog = setTimeout(() => { stopped = true; instance.stop() }, limitMs ?? 600_000)
+  })
+}
+
+const total = (record: Record<string, number>) => Object.values(record).reduce((s, n) => s + n, 0)
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+}
+
+async function ramp(url: string, templates: readonly Template[], steps: readonly number[], stepSeconds: number, print: (line: string) => void): Promise<Step[]> {
+  await fire({ url, connections: 4, duration: 1, requests: new Tally(templates).requests() }) // warm-up: JIT, first D1 writes
+  const out: Step[] = []
+  for (const connections of steps) {
+    const tally = new Tally(templates)
+    const latencies: number[] = []
+    const { result } = await fire({ url, connections, duration: stepSeconds, requests: tally.requests() }, latencies, (stepSeconds + 30) * 1000)
+    latencies.sort((a, b) => a - b)
+    const [p50, p99] = [percentile(latencies, 50), percentile(latencies, 99)]
+    const errors = result.errors + total(tally.unexpected())
+    const limit = Math.max(P99_FLOOR_MS, P99_GROWTH * (out[0]?.p99 ?? p99))
+    const step: Step = { connections, rps: result.requests.total / result.duration, p50, p99, errors, healthy: errors === 0 && p99 <= limit }
+    out.push(step)
+    print(`  ${String(connections).padStart(11)}  ${step.rps.toFixed(0).padStart(6)}  ${step.p50.toFixed(1).padStart(6)}  ${step.p99.toFixed(1).padStart(6)}  ${String(errors).padStart(6)}${step.healthy ? '' : '  (stop: ' + (errors > 0 ? 'errors' : `p99 over ${limit.toFixed(0)} ms`) + ')'}`)
+    if (!step.healthy) break
+  }
+  return out
+}
+
+/** The connection count to measure at: the fewest that reach 95% of the best healthy throughput. */
+export function chooseConnections(steps: readonly Step[]): number {
+  const healthy = steps.filter((s) => s.healthy)
+  if (healthy.length === 0) return 1
+  const best = Math.max(...healthy.map((s) => s.rps))
+  return healthy.find((s) => s.rps >= 0.95 * best)!.connections
+}
+
+async function measure(url: string, tally: Tally, connections: number, seconds: number, estimate: number): Promise<Measured> {
+  const latencies: number[] = []
+  const requests = tally.requests()
+  const chunkSeconds = Math.max(1, Math.min(10, seconds / 3))
+  let sent = 0, answered = 0, socketErrors = 0, timeouts = 0, rate = estimate
+  const start = Date.now()
+  // Bounded: the loop ends once `seconds` have passed, and each chunk has its own watchdog.
+  while (Date.now() - start < seconds * 1000) {
+    const remaining = seconds - (Date.now() - start) / 1000
+    const amount = Math.max(connections, Math.round(rate * Math.min(chunkSeconds, Math.max(remaining, 0.2))))
+    const { result, stopped } = await fire({ url, connections, amount, requests }, latencies, (chunkSeconds * 5 + TIMEOUT_S + 10) * 1000)
+    sent += result.requests.sent
+    answered += result.requests.total
+    socketErrors += result.errors - result.timeouts
+    timeouts += result.timeouts
+    if (result.duration > 0 && result.requests.total > 0) rate = result.requests.total / result.duration
+    if (stopped || result.errors > 0) break // a failing Worker is not pushed further
+  }
+  const elapsed = (Date.now() - start) / 1000
+  latencies.sort((a, b) => a - b)
+  return {
+    connections, seconds: elapsed, requests: answered, rps: answered / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99),
+    socketErrors, timeouts, unexpected: tally.unexpected(), refused: tally.sum((t) => t.refused), unanswered: Math.max(0, sent - answered),
+  }
+}
+
+async function eventsAfter(db: LedgerDb, id: number, type: string): Promise<number> {
+  return (await db.prepare('SELECT COUNT(*) AS n FROM events WHERE id > ? AND type = ?').bind(id, type).first<{ n: number }>())?.n ?? 0
+}
+
+/** Builds and starts the Worker, ramps, measures, checks the ledger. Never leaves the Worker running. */
+export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult> {
+  const print = options.print ?? (() => {})
+  const outdir = options.outdir ?? 'dist/loadtest'
+  const templates = buildWorkload(createPolicies(config).get('127.0.0.1', 'production'), await fixtureRanges())
+  print(`Building the Worker (wrangler deploy --dry-run --outdir ${outdir} --minify) and starting it in Miniflare...`)
+  const worker: LocalWorker = await startWorker({ outdir })
+  try {
+    const bundleBytes = statSync(worker.scriptPath).size
+    const workload = describeWorkload(templates)
+    print(`  ${worker.url}  (bundle ${(bundleBytes / 1024).toFixed(1)} KiB; D1 migrated; KV holds the fixture IP ranges)`)
+    print(`  workload: ${workload}`)
+    print('')
+    print(`Ramp (${options.stepSeconds ?? 3} s per step, after 1 s of warm-up):`)
+    print('  connections   req/s  p50 ms  p99 ms  errors')
+    const forced = options.connections
+    const steps = await ramp(worker.url, templates, forced === undefined ? (options.steps ?? [1, 2, 4, 8, 16, 32]) : [forced], options.stepSeconds ?? 3, print)
+    const connections = forced ?? chooseConnections(steps)
+    const estimate = steps.find((s) => s.connections === connections)?.rps ?? 100
+    print(forced === undefined
+      ? `Chosen: ${connections} connections (the fewest within 5% of the best throughput with no errors and p99 under control).`
+      : `Connections: ${connections} (--connections).`)
+
+    // The ramp's events are not part of the count: wait for them, then note where the ledger stands.
+    await waitForLedger(worker.db, { stableMs: 1500 })
+    const baseline = (await worker.db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM events').first<{ id: number }>())?.id ?? 0
+    const before = await countEvents(worker.db)
+    print('')
+    print(`Measuring for ${options.seconds} s at ${connections} connections...`)
+    const tally = new Tally(templates)
+    const measured = await measure(worker.url, tally, connections, options.seconds, estimate)
+    const sent = tally.sum((t) => t.recorded)
+    const sentRobotsTxt = tally.sum((t) => t.recorded && t.path === '/robots.txt')
+    const drained = await waitForLedger(worker.db, { expected: before + sent, stableMs: 3000, timeoutMs: 60_000 })
+    const ledger: LedgerCheck = {
+      sent, sentRobotsTxt, recorded: drained.count - before, recordedRobotsTxt: await eventsAfter(worker.db, baseline, 'robots-txt'), waitedMs: drained.waitedMs,
+    }
+    const errors = measured.socketErrors + measured.timeouts + total(measured.unexpected)
+    return {
+      url: worker.url, bundleBytes, workload, ramp: steps, measured, ledger, stderr: worker.stderr, errors,
+      passed: { errors: errors === 0, ledger: ledger.sent === ledger.recorded && measured.unanswered === 0 },
+    }
+  } finally {
+    await worker.dispose()
+  }
+}

@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process'
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { Miniflare } from 'miniflare'
+import { unstable_readConfig, unstable_splitSqlQuery } from 'wrangler'
+import { ipRangeEntries } from '../simulate/ip-ranges.ts'
+
+/**
+ * The built Worker in Miniflare, as production runs it: the bundle
+ * `wrangler deploy --dry-run --minify` makes, an in-memory D1 with every
+ * migration applied, KV holding the operators' IP ranges (fixtures), the
+ * production environment and its secrets. On 127.0.0.1, a free port.
+ */
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const OFFLINE = { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' }
+const run = promisify(execFile)
+
+/** The D1 calls the scripts make, typed here: Miniflare's own types need the Workers types, which the Node tsconfig leaves out. */
+export interface LedgerDb {
+  prepare(sql: string): LedgerStatement
+}
+export interface LedgerStatement {
+  bind(...values: unknown[]): LedgerStatement
+  first<T>(): Promise<T | null>
+  all<T>(): Promise<{ results: T[] }>
+  run(): Promise<unknown>
+}
+interface KvPut {
+  put(key: string, value: string, options?: { metadata?: unknown }): Promise<void>
+}
+
+export interface LocalWorker {
+  readonly url: string
+  /** The bundle it runs. */
+  readonly scriptPath: string
+  readonly db: LedgerDb
+  /** What the Worker wrote to stderr (its storage failures among them), at most 100 lines. */
+  readonly stderr: readonly string[]
+  dispose(): Promise<void>
+}
+
+export interface StartOptions {
+  /** Where the bundle goes, relative to the repository. Each caller its own: tests run in parallel. */
+  readonly outdir: string
+  readonly adminToken?: string
+  readonly ipHashSalt?: string
+}
+
+/** Bundles src/index.ts as `wrangler deploy` would (offline, minified). Returns the script's path. */
+export async function buildWorker(outdir: string): Promise<string> {
+  await run('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '--minify'], { cwd: ROOT, env: OFFLINE, timeout: 120_000 })
+  return join(ROOT, outdir, 'index.js')
+}
+
+/** The migrations in migrations/, in order, split into statements by wrangler's own splitter. */
+async function migrationStatements(dir: string): Promise<string[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort((a, b) => parseInt(a, 10) - parseInt(b, 10))
+  const statements: string[] = []
+  for (const file of files) statements.push(...unstable_splitSqlQuery(await readFile(join(dir, file), 'utf8')))
+  return statements
+}
+
+/** Builds the Worker and starts it. Dispose it when done. */
+export async function startWorker(options: StartOptions): Promise<LocalWorker> {
+  const config = unstable_readConfig({ config: join(ROOT, 'wrangler.toml') })
+  const migrationsDir = join(ROOT, config.d1_databases.find((d: { binding: string }) => d.binding === 'DB')?.migrations_dir ?? 'migrations')
+  const scriptPath = await buildWorker(options.outdir)
+  const stderr: string[] = []
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath,
+    compatibilityDate: config.compatibility_date ?? '2026-04-20',
+    compatibilityFlags: config.compatibility_flags,
+    d1Databases: { DB: 'loadtest-ledger' },
+    kvNamespaces: ['ROBOTS_KV'],
+    bindings: {
+      ROBOTS_ENV: 'production',
+      ORIGIN: '',
+      IP_HASH_SALT: options.ipHashSalt ?? 'loadtest-salt',
+      ROBOTS_ADMIN_TOKEN: options.adminToken ?? 'loadtest-admin-token',
+    },
+    cf: false,
+    host: '127.0.0.1',
+    port: 0,
+    handleRuntimeStdio(out, err) {
+      // One JSON line per judged request: its cost is the Worker's, printing it is not ours.
+      out.resume()
+      err.setEncoding('utf8')
+      err.on('data', (chunk: string) => {
+        for (const line of chunk.split('\n')) if (line.trim() !== '' && stderr.length < 100) stderr.push(line)
+      })
+    },
+  })
+  try {
+    const url = (await mf.ready).toString()
+    const db = (await mf.getD1Database('DB')) as unknown as LedgerDb
+    for (const sql of await migrationStatements(migrationsDir)) await db.prepare(sql).run()
+    const kv = (await mf.getKVNamespace('ROBOTS_KV')) as unknown as KvPut
+    for (const entry of (await ipRangeEntries()).entries) {
+      await kv.put(entry.key, entry.value, entry.metadata === undefined ? {} : { metadata: entry.metadata })
+    }
+    return { url, scriptPath, db, stderr, dispose: () => mf.dispose() }
+  } catch (error) {
+    await mf.dispose()
+    throw error
+  }
+}
+
+/** Rows in the events table. */
+export async function countEvents(db: LedgerDb): Promise<number> {
+  return (await db.prepare('SELECT COUNT(*) AS n FROM events').first<{ n: number }>())?.n ?? 0
+}
+
+export interface DrainOptions {
+  /** Once the count reaches this, it need only hold for 500 ms. */
+  readonly expected?: number
+  /** The count must hold this long to count as settled. Default 2000 ms. */
+  readonly stableMs?: number
+  /** Give up after this long. Default 30 000 ms. */
+  readonly timeoutMs?: number
+}
+
+/**
+ * Waits for the Worker's waitUntil work (the recorder's D1 writes) to
+ * finish: polls the event count until it reaches `expected` or stops
+ * moving. Returns the last count and how long it took.
+ */
+export async function waitForLedger(db: LedgerDb, options: DrainOptions = {}): Promise<{ count: number; waitedMs: number }> {
+  const { expected, stableMs = 2000, timeoutMs = 30_000 } = options
+  const start = Date.now()
+  let count = await countEvents(db)
+  let changedAt = Date.now()
+  while (Date.now() - start < timeoutMs) {
+    // Reaching `expected` shortens the wait but does not end it: a surplus is a finding too.
+    const settle = expected !== undefined && count >= expected ? Math.min(500, stableMs) : stableMs
+    if (Date.now() - changedAt >= settle) break
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const next = await countEvents(db)
+    if (next !== count) {
+      count = next
+      changedAt = Date.now()
+    }
+  }
+  return { count, waitedMs: Date.now() - start }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import config from '../../robots.config.ts'
+import { chooseConnections, loadtest, type Step } from '../../scripts/loadtest/run.ts'
+import { buildWorkload, expectationFor } from '../../scripts/loadtest/workload.ts'
+import { fixtureRanges } from '../../scripts/simulate/ip-ranges.ts'
+import { createPolicies } from '../../src/config/index.ts'
+
+// `npm run loadtest`: how the rate is chosen and what each request must do
+// (unit), then a short run against the built Worker in Miniflare (integration).
+
+const policy = createPolicies(config).get('127.0.0.1', 'production')
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)'
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+
+describe('loadtest: the expectations follow the Worker\'s rules', () => {
+  it('a crawler\'s request and robots.txt fetch are recorded; people are not; GPTBot is refused', async () => {
+    const ranges = await fixtureRanges()
+    expect(expectationFor(policy, ranges, '/private/x', GOOGLEBOT, '66.249.66.1')).toEqual({ recorded: true, refused: false })
+    expect(expectationFor(policy, ranges, '/robots.txt', GOOGLEBOT, '203.0.113.66')).toEqual({ recorded: true, refused: false })
+    expect(expectationFor(policy, ranges, '/articles/', GPTBOT, '203.0.113.20')).toEqual({ recorded: true, refused: true })
+    expect(expectationFor(policy, ranges, '/admin/', CHROME, '192.0.2.1')).toEqual({ recorded: false, refused: false })
+    expect(expectationFor(policy, ranges, '/robots.txt', CHROME, '192.0.2.1')).toEqual({ recorded: false, refused: false })
+    expect(expectationFor(policy, ranges, '/admin/', 'curl/8.5.0', '198.51.100.1')).toEqual({ recorded: true, refused: false })
+  })
+
+  it('the mix holds people, crawlers, refusals and robots.txt fetches', async () => {
+    const templates = buildWorkload(policy, await fixtureRanges())
+    expect(templates).toHaveLength(200)
+    expect(templates.filter((t) => t.label === 'browsers').every((t) => !t.recorded && !t.refused)).toBe(true)
+    expect(templates.filter((t) => t.refused).length).toBeGreaterThan(10)
+    expect(templates.filter((t) => t.recorded && t.path === '/robots.txt').length).toBeGreaterThan(10)
+    expect(templates.filter((t) => t.label === 'Googlebot (spoofed)').length).toBeGreaterThan(0)
+  })
+})
+
+describe('loadtest: choosing the connection count', () => {
+  const step = (connections: number, rps: number, healthy = true): Step => ({ connections, rps, p50: 1, p99: 5, errors: 0, healthy })
+
+  it('takes the fewest connections within 5% of the best healthy throughput', () => {
+    expect(chooseConnections([step(1, 500), step(2, 900), step(4, 1400), step(8, 1450), step(16, 1460)])).toBe(4)
+  })
+
+  it('ignores unhealthy steps, and falls back to one connection', () => {
+    expect(chooseConnections([step(1, 500), step(2, 900), step(4, 2000, false)])).toBe(2)
+    expect(chooseConnections([step(1, 500, false)])).toBe(1)
+  })
+})
+
+describe('loadtest: a short run against the built Worker (Miniflare)', () => {
+  // 16 concurrent connections: enough overlap that a D1 write started by one
+  // request would be continued by another if the recorder chained them (a
+  // bug that once lost whole batches: workerd refuses such I/O).
+  it('has no errors and records every crawler request', async () => {
+    const result = await loadtest({ seconds: 5, connections: 16, stepSeconds: 0.5, outdir: 'dist/test-loadtest' })
+    expect(result.errors).toBe(0)
+    expect(result.measured.requests).toBeGreaterThan(100)
+    expect(result.measured.refused).toBeGreaterThan(0)
+    expect(result.ledger.sent).toBeGreaterThan(0)
+    expect(result.ledger.recorded).toBe(result.ledger.sent)
+    expect(result.ledger.recordedRobotsTxt).toBe(result.ledger.sentRobotsTxt)
+    expect(result.passed).toEqual({ errors: true, ledger: true })
+  }, 120_000)
+})

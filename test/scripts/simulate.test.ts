@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CLIENTS } from '../../scripts/simulate/clients.ts'
+import { formatReport } from '../../scripts/simulate/report.ts'
+import { simulate, WorkerUnreachable, type SimulationReport } from '../../scripts/simulate/run.ts'
+import { startWorker, waitForLedger, type LocalWorker } from '../../scripts/loadtest/worker.ts'
+import { compileRobotsTxt } from '../../src/robots/index.ts'
+
+// `npm run simulate`: the client behaviours against a fake fetch (unit), then
+// a few seconds against the built Worker in Miniflare, read back from its D1
+// ledger (integration).
+
+const ROBOTS_TXT = 'User-agent: *\nDisallow: /admin/\n\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /private/\n'
+
+/** A site that answers everything with 200 and keeps the order of requests per client (IP). */
+function fakeSite() {
+  const seen = new Map<string, string[]>()
+  const fetchFn = (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : input)
+    const ip = new Headers(init?.headers).get('cf-connecting-ip') ?? 'none'
+    seen.set(ip, [...(seen.get(ip) ?? []), url.pathname + url.search])
+    return new Response(url.pathname === '/robots.txt' ? ROBOTS_TXT : 'ok', { status: 200 })
+  }) as typeof fetch
+  const pathsOf = (name: string) => {
+    // The simulation's own read of robots.txt carries no client IP.
+    return seen.get(CLIENTS.find((c) => c.name === name)!.ip) ?? []
+  }
+  return { fetchFn, pathsOf }
+}
+
+describe('simulate: behaviours (fake fetch)', () => {
+  const site = fakeSite()
+  const matcher = compileRobotsTxt(ROBOTS_TXT)
+  let report: SimulationReport
+  beforeAll(async () => {
+    report = await simulate({ url: 'http://site.test', seconds: 3, rate: 50, fetch: site.fetchFn, seed: 7 })
+  })
+
+  it('sends about rate × seconds requests, bounded', () => {
+    expect(report.sent).toBeGreaterThan(120)
+    expect(report.sent).toBeLessThanOrEqual(150)
+    expect(report.errors).toBe(0)
+  })
+
+  it('a compliant crawler reads robots.txt first, then fetches only what its group allows', () => {
+    const paths = site.pathsOf('Bingbot')
+    expect(paths[0]).toBe('/robots.txt')
+    expect(paths.length).toBeGreaterThan(3)
+    for (const path of paths) expect(matcher.check('bingbot', path).allowed).toBe(true)
+  })
+
+  it('the ignoring crawler reads robots.txt, then keeps to disallowed paths, mostly /articles/', () => {
+    const paths = site.pathsOf('GPTBot')
+    expect(paths[0]).toBe('/robots.txt')
+    const after = paths.slice(1).filter((p) => p !== '/robots.txt')
+    expect(after.length).toBeGreaterThan(3)
+    for (const path of after) expect(matcher.check('gptbot', path).allowed).toBe(false)
+    expect(after.filter((p) => p.startsWith('/articles/')).length).toBeGreaterThan(after.length / 2)
+  })
+
+  it('the crawler that never reads robots.txt, the spoofer, tools and people never fetch it', () => {
+    for (const name of ['Bytespider', 'Googlebot (spoofed)', 'curl', 'python-requests', 'browser 1']) {
+      expect(site.pathsOf(name)).not.toContain('/robots.txt')
+    }
+  })
+
+  it('the summary names every client, the expected outcome and the next step', () => {
+    const text = formatReport(report, { url: 'http://localhost:8787' }).join('\n')
+    expect(text).toContain('GPTBot → read robots.txt, then ignored it')
+    expect(text).toContain('Googlebot (spoofed) → recorded as spoofed')
+    expect(text).toContain('http://localhost:8787/_robots/')
+    expect(text).toContain('Authorization: Bearer')
+  })
+
+  it('keeps to at most 50 requests a second whatever rate is asked', async () => {
+    const capped = await simulate({ url: 'http://site.test', seconds: 1, rate: 10_000, fetch: fakeSite().fetchFn })
+    expect(capped.sent).toBeLessThanOrEqual(50)
+  })
+
+  it('throws WorkerUnreachable when nothing answers', async () => {
+    await expect(simulate({ url: 'http://127.0.0.1:9', seconds: 1, rate: 1 })).rejects.toBeInstanceOf(WorkerUnreachable)
+  })
+})
+
+interface Row {
+  agent_key: string
+  type: string
+  verification: string
+  agent_kind: string
+  disallowed: number
+  n: number
+  first: number
+}
+
+describe('simulate: the ledger of the built Worker (Miniflare)', () => {
+  let worker: LocalWorker
+  let report: SimulationReport
+  let rows: Row[]
+  const row = (agent: string, type: string, verification?: string) =>
+    rows.filter((r) => r.agent_key === agent && r.type === type && (verification === undefined || r.verification === verification))
+
+  beforeAll(async () => {
+    worker = await startWorker({ outdir: 'dist/test-simulate' })
+    report = await simulate({ url: worker.url, seconds: 4, rate: 50 })
+    const judged = report.clients.filter((c) => c.spec.role !== 'browser').reduce((s, c) => s + c.requests, 0)
+    await waitForLedger(worker.db, { expected: judged })
+    rows = (
+      await worker.db
+        .prepare(
+          `SELECT agent_key, type, verification, agent_kind, SUM(allowed = 0) AS disallowed, COUNT(*) AS n, MIN(time) AS first
+           FROM events GROUP BY agent_key, type, verification, agent_kind`,
+        )
+        .all<Row>()
+    ).results
+  }, 120_000)
+  afterAll(async () => {
+    await worker?.dispose()
+  })
+
+  it('records every judged request: one event per crawler or tool request, none lost', () => {
+    const judged = report.clients.filter((c) => c.spec.role !== 'browser').reduce((s, c) => s + c.requests, 0)
+    expect(report.errors).toBe(0)
+    expect(rows.reduce((s, r) => s + r.n, 0)).toBe(judged)
+  })
+
+  it('GPTBot: fetched robots.txt, then made disallowed requests (refused), none before the fetch', () => {
+    const [fetch] = row('gptbot', 'robots-txt')
+    const [requests] = row('gptbot', 'request')
+    expect(fetch?.n).toBeGreaterThanOrEqual(1)
+    expect(requests?.disallowed).toBeGreaterThan(0)
+    expect(requests?.disallowed).toBe(requests?.n)
+    expect(fetch!.first).toBeLessThanOrEqual(requests!.first)
+    expect(report.clients.find((c) => c.spec.name === 'GPTBot')!.refused).toBe(requests!.n)
+  })
+
+  it('Bytespider: disallowed requests and no robots.txt fetch', () => {
+    expect(row('bytespider', 'robots-txt')).toEqual([])
+    expect(row('bytespider', 'request')[0]?.disallowed).toBeGreaterThan(0)
+  })
+
+  it('the compliant crawlers: robots.txt fetched, no disallowed request; Googlebot and Bingbot verified', () => {
+    for (const agent of ['googlebot', 'bingbot', 'applebot']) {
+      const verification = agent === 'applebot' ? 'unverified' : 'verified'
+      expect(row(agent, 'robots-txt', verification)[0]?.n, agent).toBeGreaterThanOrEqual(1)
+      const requests = row(agent, 'request', verification)
+      expect(requests[0]?.n, agent).toBeGreaterThan(0)
+      expect(requests[0]?.disallowed, agent).toBe(0)
+    }
+  })
+
+  it('the Googlebot from outside Google\'s ranges is recorded as spoofed, apart from the real one', () => {
+    const spoofed = row('googlebot', 'request', 'spoofed')[0]
+    const sent = report.clients.find((c) => c.spec.name === 'Googlebot (spoofed)')!.requests
+    expect(spoofed?.n).toBe(sent)
+    expect(row('googlebot', 'robots-txt', 'spoofed')).toEqual([])
+  })
+
+  it('tools are recorded as tools; browsers are absent', async () => {
+    expect(row('curl', 'request')[0]?.agent_kind).toBe('tool')
+    expect(row('python-requests', 'request')[0]?.agent_kind).toBe('tool')
+    const browsers = CLIENTS.filter((c) => c.role === 'browser').map((c) => c.userAgent)
+    const found = await worker.db
+      .prepare(`SELECT COUNT(*) AS n FROM events WHERE user_agent IN (${browsers.map(() => '?').join(', ')})`)
+      .bind(...browsers)
+      .first<{ n: number }>()
+    expect(found?.n).toBe(0)
+    expect(report.clients.filter((c) => c.spec.role === 'browser').every((c) => c.refused === 0 && c.requests > 0)).toBe(true)
+  })
+
+  it('the robots_fetches summary holds the readers, not the others', async () => {
+    const readers = (await worker.db.prepare('SELECT agent_key FROM robots_fetches ORDER BY agent_key').all<{ agent_key: string }>()).results.map((r) => r.agent_key)
+    expect(readers).toEqual(['applebot', 'bingbot', 'googlebot', 'gptbot'])
+  })
+})
