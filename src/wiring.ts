@@ -43,6 +43,8 @@ export function createWiring(): Wiring {
       const key = `${event.host}\n${event.robotsVersion}`
       if (!versions.has(key)) {
         // The report re-reads each version's text to judge rule changes.
+        // Hosts come from requests: the memo is bounded (the upsert is idempotent).
+        if (versions.size >= 1024) versions.clear()
         versions.add(key)
         await recordRobotsVersion(env.DB, { host: event.host, hash: policy.version, text: policy.text, time: event.time }).catch((error: unknown) => {
           versions.delete(key)

@@ -109,7 +109,7 @@ function scan(s: string): AgentIdentity | null {
         // `+http://…` or `+name@host`: the robots convention for "more about this bot".
         if (i < length && IS_WORD[s.charCodeAt(i)] === 1) { pendingSignal = true; afterPlus = true }
       } else if (kind === AT) {
-        pendingSignal = true
+        if (isMailDomain(s, i, length)) pendingSignal = true
         i = skipToken(s, i, length)
       }
       continue
@@ -143,7 +143,7 @@ function scan(s: string): AgentIdentity | null {
     if (end === length && truncated) break // cut by the scan limit: not a whole name
     const next = end < length ? code : -1
 
-    if ((next === 58 /* : */ && isScheme(s, start, end)) || next === 64 /* @ */) {
+    if ((next === 58 /* : */ && isScheme(s, start, end)) || (next === 64 /* @ */ && isMailDomain(s, end + 1, length))) {
       // A URL or the local part of an e-mail address: a bot signal, not a name.
       pendingSignal = true
       i = skipToken(s, end, length)
@@ -203,6 +203,33 @@ function scan(s: string): AgentIdentity | null {
   if (best !== undefined) return identityOf(best, s, nameCount)
   if (signal) return { tokens: [], kind: 'bot', obeysRobotsTxt: true, names: collectNames(s, nameCount) }
   return null
+}
+
+/**
+ * Does an e-mail domain start at `from`: dot-separated labels ending in a
+ * top-level domain of letters (`anthropic.com`)? A bare `@` is no bot signal:
+ * Ecosia's browser writes `(Ecosia ios@9.0.0.2263)`, a person's browser.
+ */
+function isMailDomain(s: string, from: number, length: number): boolean {
+  let i = from
+  let dots = 0
+  let tldLetters = 0
+  for (; i < length && i - from < 253; i++) {
+    const c = s.charCodeAt(i)
+    const letter = (c | 32) >= 97 && (c | 32) <= 122
+    if (c === 46) {
+      if (i === from || s.charCodeAt(i - 1) === 46) return false
+      dots++
+      tldLetters = 0
+    } else if (letter) {
+      tldLetters++
+    } else if ((c >= 48 && c <= 57) || c === 45) {
+      tldLetters = -1_000 // a digit or hyphen in the last label: not a top-level domain
+    } else {
+      break
+    }
+  }
+  return dots > 0 && tldLetters >= 2
 }
 
 /**

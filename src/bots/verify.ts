@@ -8,20 +8,21 @@ import type { AgentEntry, IpRangeList } from './types.ts'
  *
  * The rule, in order:
  * 1. No registry id (nothing was claimed): `unverified`.
- * 2. Cloudflare vouches for the client: `verified`. Cloudflare sets
- *    `request.cf.verifiedBotCategory` (a non-empty category name) for bots on
- *    its verified-bots list, and `request.cf.botManagement.verifiedBot` on
- *    plans with Bot Management; it checks the operator's IPs and reverse DNS
- *    itself, so its word is taken as is.
- * 3. The operator publishes no IP list (no `verification.ipRanges` in the
- *    registry), or the list is not loaded yet: `unverified`. Operators that
- *    document only reverse DNS (`verification.reverseDns`) land here too: a
- *    DNS round trip per request is too slow for the request path.
- * 4. The client IP is in the operator's list: `verified`; outside it, or no
- *    IP at all: `spoofed`. Google documents its JSON lists ("googlebot.json",
- *    "special-crawlers.json", "user-triggered-fetchers-google.json") as the
- *    ranges its crawlers use, each for one class of client; Bing, Apple,
- *    OpenAI and Perplexity publish the same `prefixes` shape.
+ * 2. The operator publishes an IP list and it is loaded: the client IP in it
+ *    is `verified`; outside it, or no IP at all, `spoofed`. Google documents
+ *    its JSON lists ("googlebot.json", "special-crawlers.json",
+ *    "user-triggered-fetchers-google.json") as the ranges its crawlers use,
+ *    each for one class of client; Bing, Apple, OpenAI and Perplexity publish
+ *    the same `prefixes` shape. The operator's own list decides before
+ *    Cloudflare's flag, because that flag (`request.cf.verifiedBotCategory`,
+ *    `botManagement.verifiedBot`) says the client is *some* verified bot,
+ *    not that it is the one its User-Agent names: a verified SEO crawler
+ *    sending a Googlebot header is still no Googlebot.
+ * 3. Otherwise (no list, or not loaded yet), Cloudflare vouches for the
+ *    client: `verified`.
+ * 4. Otherwise: `unverified`. Operators that document only reverse DNS
+ *    (`verification.reverseDns`) land here: a DNS round trip per request is
+ *    too slow for the request path.
  */
 
 /** The parts of `request.cf` that carry Cloudflare's own bot verification. */
@@ -69,11 +70,10 @@ export function ipRangeListOf(agentId: string): IpRangeList | undefined {
  */
 export function verifyClaim(agentId: string | undefined, ip: string | null, cf: CfBotSignals | undefined, ranges: VerificationRanges): Verification {
   if (agentId === undefined) return 'unverified'
+  const list = ipRangeListOf(agentId)
+  const set = list === undefined ? undefined : typeof ranges === 'function' ? ranges(list.url) : ranges.get(list.url)
+  if (set !== undefined && set.size > 0) return ip !== null && set.has(ip) ? 'verified' : 'spoofed'
   const category = cf?.verifiedBotCategory
   if ((typeof category === 'string' && category.length > 0) || cf?.botManagement?.verifiedBot === true) return 'verified'
-  const list = ipRangeListOf(agentId)
-  if (list === undefined) return 'unverified'
-  const set = typeof ranges === 'function' ? ranges(list.url) : ranges.get(list.url)
-  if (set === undefined || set.size === 0) return 'unverified'
-  return ip !== null && set.has(ip) ? 'verified' : 'spoofed'
+  return 'unverified'
 }

@@ -42,9 +42,9 @@ const CACHE_LIMIT = 256
  * the deploy, never on a live request.
  *
  * Should a config function still fail for some host at run time, that host
- * gets a policy that allows everything with the guard off, and the error is
- * logged once: a broken config must neither de-index a site nor refuse
- * visitors.
+ * gets, with the guard off, a policy that allows everything in production
+ * (a broken config must not de-index a site nor refuse visitors) and
+ * disallows everything on staging and previews; the error is logged once.
  */
 export function createPolicies(input: ConfigInput, options: { log?: (message: string) => void } = {}): Policies {
   const log = options.log ?? ((m: string) => console.error(m))
@@ -52,15 +52,19 @@ export function createPolicies(input: ConfigInput, options: { log?: (message: st
   const cache = new Map<string, Policy>()
   return {
     get(host, env) {
-      const context: ConfigContext = { host: (host ?? '').toLowerCase(), env: env || DEFAULTS.env }
+      // `example.com.` is `example.com`: a trailing dot must not dodge the preview rules.
+      const context: ConfigContext = { host: (host ?? '').toLowerCase().replace(/\.+$/, ''), env: env || DEFAULTS.env }
       const key = `${context.env}\n${context.host}`
       let policy = cache.get(key)
       if (policy !== undefined) return policy
       try {
         policy = buildPolicy(resolveConfig(input, context).config)
       } catch (error) {
-        log(`robots-edge: config failed for host "${context.host}", env "${context.env}"; serving allow-all with the guard off.\n${(error as Error).message}`)
-        policy = buildPolicy(resolveConfig({ rules: { userAgent: '*', disallow: '' }, guard: { mode: 'off' }, indexable: true }, context).config)
+        // In production, allow everything (a broken config must not de-index
+        // the site); anywhere else, disallow everything, as staging always does.
+        const fallback = resolveConfig({ rules: { userAgent: '*', disallow: '' }, guard: { mode: 'off' } }, context).config
+        log(`robots-edge: config failed for host "${context.host}", env "${context.env}"; serving ${fallback.indexable ? 'allow-all' : 'disallow-all'} with the guard off.\n${(error as Error).message}`)
+        policy = buildPolicy(fallback)
       }
       if (cache.size >= CACHE_LIMIT) cache.clear()
       cache.set(key, policy)

@@ -23,7 +23,8 @@ export interface Selection {
  * only by a group that names them.
  */
 export function selectTokens(identity: AgentIdentity, policy: Policy): Selection {
-  const tokens = [...identity.tokens]
+  // A header claiming a control-only name (Google-Extended) is no such client.
+  const tokens = identity.tokens.filter((t) => !CONTROL_ONLY.has(t))
   for (const name of identity.names) {
     if (!GENERIC_NAMES.has(name) && !CONTROL_ONLY.has(name) && !tokens.includes(name) && policy.matcher.groupFor([name]) === name) tokens.push(name)
   }
@@ -59,9 +60,9 @@ const CONTROL_ONLY = new Set<string>(registry.filter((e) => 'hasOwnUserAgent' in
 const NO_GROUP: Verdict = Object.freeze({ allowed: true, group: null, rule: null })
 
 /** The verdict for one request: the same compiled matcher that produced the served robots.txt. */
-export function judge(policy: Policy, identity: AgentIdentity, pathAndQuery: string): Verdict {
+export function judge(policy: Policy, identity: AgentIdentity, url: string): Verdict {
   const { tokens, wildcard } = selectTokens(identity, policy)
   const group = policy.matcher.groupFor(tokens)
   if (group === null || (group === '*' && !wildcard)) return NO_GROUP
-  return policy.matcher.check(tokens, pathAndQuery)
+  return policy.matcher.check(tokens, url)
 }

@@ -89,7 +89,8 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
       // People and unidentified clients pass untouched.
       const identity = identifyAgent(userAgent) ?? declaredBot(userAgent, policy)
       if (identity === null) return null
-      const verdict = judge(policy, identity, url.pathname + url.search)
+      // The whole URL: a path such as `//docs/x` alone would read as a host.
+      const verdict = judge(policy, identity, url.href)
       const mode = policy.modeFor(verdict.group)
       if (mode === 'off') return null
       const verification = await verify(c, identity)

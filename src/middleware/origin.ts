@@ -28,12 +28,29 @@ site; set <code>ORIGIN</code> in <code>wrangler.toml</code> to send them elsewhe
  * locally there is no origin, and a small page says what is running.
  */
 export function passThrough(): Handler {
+  let warned = false
   return async function passThrough(c) {
     const url = new URL(c.req.url)
     if (c.req.header(HOP_HEADER)) return c.text('Loop detected: this request already passed through robots-edge.\n', 508)
     const origin = (c.env as { ORIGIN?: string } | undefined)?.ORIGIN
     if (!origin && isDevelopmentHost(url.hostname)) return infoPage(c, url.hostname)
-    const target = origin ? new URL(url.pathname + url.search, origin) : url
+    let target = url
+    if (origin) {
+      const base = originUrl(origin)
+      if (base === null) {
+        if (!warned) console.error(`robots-edge: ORIGIN ${JSON.stringify(origin)} is not an absolute http(s) URL; answering 502.`)
+        warned = true
+        return c.text('Bad Gateway: the origin is misconfigured.\n', 502)
+      }
+      // Path and query go onto the configured origin as they are. Resolving
+      // them against it instead (`new URL(path, origin)`) would read a path
+      // such as `//evil.example/x` as another host, and send it the visitor's
+      // cookies: an open proxy.
+      target = new URL(base.href)
+      target.pathname = url.pathname
+      target.search = url.search
+      if (target.origin !== base.origin) return c.text('Bad Request\n', 400)
+    }
     const request = new Request(target, c.req.raw)
     request.headers.set(HOP_HEADER, '1')
     try {
@@ -42,5 +59,15 @@ export function passThrough(): Handler {
       console.error('robots-edge: origin unreachable', error)
       return c.text('Bad Gateway: the origin could not be reached.\n', 502)
     }
+  }
+}
+
+/** `ORIGIN` as a URL, or null unless it is an absolute http(s) URL. */
+export function originUrl(origin: string): URL | null {
+  try {
+    const url = new URL(origin)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null
+  } catch {
+    return null
   }
 }

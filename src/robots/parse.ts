@@ -120,7 +120,7 @@ export function parseRobotsTxt(text: string): ParsedRobotsTxt {
   // The body is read in place, by offsets: the next `#`, `:` and NUL are
   // found once by native search and reused across lines, so a line costs
   // little more than slicing out its value.
-  const hasNul = body.includes('\0')
+  let nextNul = body.indexOf('\0', pos)
   let nextHash = body.indexOf('#', pos)
   let nextColon = body.indexOf(':', pos)
 
@@ -129,13 +129,13 @@ export function parseRobotsTxt(text: string): ParsedRobotsTxt {
       diagnostics.push({ code: 'line-too-long', line })
       end = utf8Cut(body, start, MAX_LINE_BYTES)
     }
-    if (hasNul) {
+    if (nextNul !== -1) {
       // Google extension: the reference parser reads lines as C strings, so
       // a NUL octet ends the line.
-      const nul = body.indexOf('\0', start)
-      if (nul >= 0 && nul < end) {
+      if (nextNul < start) nextNul = body.indexOf('\0', start)
+      if (nextNul !== -1 && nextNul < end) {
         diagnostics.push({ code: 'nul-byte', line })
-        end = nul
+        end = nextNul
       }
     }
     // RFC 9309 §2.2: a comment runs from `#` to the end of the line.
@@ -158,8 +158,11 @@ export function parseRobotsTxt(text: string): ParsedRobotsTxt {
       // two runs of non-white-space, `Disallow /x`.
       let ws = a
       while (ws < b && body.charCodeAt(ws) !== 32 && body.charCodeAt(ws) !== 9) ws++
+      // Only spaces and tabs separate key and value here (Google's strspn
+      // with " \t"); a \v or \f after them makes a third run, and the line
+      // is not read.
       let v = ws
-      while (v < b && isAsciiSpace(body.charCodeAt(v))) v++
+      while (v < b && (body.charCodeAt(v) === 32 || body.charCodeAt(v) === 9)) v++
       let extra = v
       while (extra < b && body.charCodeAt(extra) !== 32 && body.charCodeAt(extra) !== 9) extra++
       if (ws === b || extra < b) {

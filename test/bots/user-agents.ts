@@ -5,6 +5,9 @@
 
 /** People: desktop and mobile browsers, in-app browsers, and false-positive traps. Each must identify as `null`. */
 export const browserHeaders: readonly string[] = [
+  // Ecosia's apps append `name@version`, an e-mail look-alike that is no bot signal.
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1 (Ecosia ios@9.0.0.2263)',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36 (Ecosia android@124.0.6367.82)',
   // Chrome
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',

@@ -20,9 +20,17 @@ const OUTSIDE_IP = '203.0.113.9'
 
 describe('verified by Cloudflare', () => {
   // cf.verifiedBotCategory: set for bots on Cloudflare's verified-bots list.
-  it('a non-empty cf.verifiedBotCategory verifies, whatever the IP lists say', () => {
-    expect(verifyClaim('googlebot', OUTSIDE_IP, { verifiedBotCategory: 'Search Engine Crawler' }, ranges)).toBe('verified')
+  // It says the client is some verified bot, not which: the operator's own
+  // list decides first, so a verified SEO crawler sending a Googlebot header
+  // is still a spoofed Googlebot.
+  it('a non-empty cf.verifiedBotCategory verifies where no list is loaded', () => {
     expect(verifyClaim('claudebot', OUTSIDE_IP, { verifiedBotCategory: 'AI Crawler' }, none)).toBe('verified')
+    expect(verifyClaim('googlebot', OUTSIDE_IP, { verifiedBotCategory: 'Search Engine Crawler' }, none)).toBe('verified')
+  })
+
+  it('does not outweigh the operator\'s published list', () => {
+    expect(verifyClaim('googlebot', OUTSIDE_IP, { verifiedBotCategory: 'Search Engine Optimization' }, ranges)).toBe('spoofed')
+    expect(verifyClaim('googlebot', GOOGLEBOT_IP, { verifiedBotCategory: 'Search Engine Crawler' }, ranges)).toBe('verified')
   })
 
   it('an empty cf.verifiedBotCategory says nothing', () => {
@@ -30,8 +38,9 @@ describe('verified by Cloudflare', () => {
   })
 
   // cf.botManagement.verifiedBot: Bot Management's flag.
-  it('cf.botManagement.verifiedBot === true verifies; false falls through to the IP lists', () => {
-    expect(verifyClaim('googlebot', OUTSIDE_IP, { botManagement: { verifiedBot: true } }, ranges)).toBe('verified')
+  it('cf.botManagement.verifiedBot === true verifies where no list is loaded; the list decides where one is', () => {
+    expect(verifyClaim('googlebot', OUTSIDE_IP, { botManagement: { verifiedBot: true } }, none)).toBe('verified')
+    expect(verifyClaim('googlebot', OUTSIDE_IP, { botManagement: { verifiedBot: true } }, ranges)).toBe('spoofed')
     expect(verifyClaim('googlebot', OUTSIDE_IP, { botManagement: { verifiedBot: false } }, ranges)).toBe('spoofed')
     expect(verifyClaim('googlebot', GOOGLEBOT_IP, { botManagement: { verifiedBot: false } }, ranges)).toBe('verified')
   })

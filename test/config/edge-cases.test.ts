@@ -38,3 +38,21 @@ describe('config edge cases', () => {
     expect(validateConfig({ rules: { userAgent: '*', comment: 'a\tb' }, header: 'x\ty' }).errors).toEqual([])
   })
 })
+
+describe('a config function that fails at run time', () => {
+  const input = ({ host }: { host: string }) => {
+    if (host.startsWith('pr-')) throw new Error('no config for previews')
+    return { rules: { userAgent: '*', allow: '/' } }
+  }
+
+  it('serves allow-all in production and disallow-all on staging, each logged once', async () => {
+    const { createPolicies } = await import('../../src/config/index.ts')
+    const logged: string[] = []
+    const policies = createPolicies(input, { log: (m) => logged.push(m) })
+    expect(policies.get('pr-1.example.com', 'production').text).toBe('User-agent: *\nDisallow:\n')
+    expect(policies.get('pr-1.example.com', 'staging').text).toContain('User-agent: *\nDisallow: /\n')
+    policies.get('pr-1.example.com', 'staging')
+    expect(logged).toHaveLength(2)
+    expect(policies.get('pr-1.example.com', 'staging').config.guard.mode).toBe('off')
+  })
+})

@@ -1,6 +1,6 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { createApp } from '../../src/app.ts'
+import { createApp, createWorker } from '../../src/app.ts'
 import type { ConfigInput } from '../../src/config/index.ts'
 import type { JudgedRequest, Verification } from '../../src/events.ts'
 
@@ -190,5 +190,73 @@ describe('the project\'s own pages', () => {
   it('but a path that only starts with the same letters is', async () => {
     const h = harness({ rules: [{ userAgent: '*', disallow: '/' }], guard: { mode: 'block' } })
     expect((await h.fetch('/_robotsx', UA.bingbot)).status).toBe(403)
+  })
+})
+
+describe('review fixes', () => {
+  it('a Google-Extended group never refuses even a header that names itself Google-Extended', async () => {
+    const h = harness({ rules: [{ userAgent: 'Google-Extended', disallow: '/' }], guard: { mode: 'block' } })
+    const res = await h.fetch('/article', 'Mozilla/5.0 (compatible; Google-Extended/1.0; +http://www.google.com/bot.html)')
+    expect(res.status).toBe(200)
+    expect(h.events.every((e) => e.group !== 'google-extended')).toBe(true)
+  })
+
+  it('never refuses Ecosia users (an `@` in a browser header is no bot signal)', async () => {
+    const h = harness({ rules: [{ userAgent: '*', disallow: '/' }], guard: { mode: 'block' } })
+    const ecosia = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1 (Ecosia ios@9.0.0.2263)'
+    expect((await h.fetch('/private/report.pdf', ecosia)).status).toBe(200)
+    expect(h.events).toEqual([])
+  })
+
+  it('judges a path that starts with // as a path, not as a host', async () => {
+    const h = harness({ rules: [{ userAgent: '*', disallow: '/x' }], guard: { mode: 'block' } })
+    expect((await h.fetch('//docs/x?y', UA.bingbot)).status).toBe(200)
+    expect(h.events[0]).toMatchObject({ path: '//docs/x?y', allowed: true })
+    expect((await h.fetch('/x/1', UA.bingbot)).status).toBe(403)
+  })
+
+  it('a preview host with a trailing dot is still a preview', async () => {
+    const h = harness({ rules: [{ userAgent: '*', allow: '/' }] })
+    const body = await (await h.fetch('/robots.txt', UA.bingbot, 'x.someone.workers.dev.')).text()
+    expect(body).toContain('Disallow: /')
+  })
+})
+
+describe('verification through the Worker', () => {
+  const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+
+  async function judged(config: ConfigInput, init: { cf?: Record<string, unknown>; ip?: string }) {
+    const events: JudgedRequest[] = []
+    const worker = createWorker(config, { record: (event) => void events.push(event) })
+    const ctx = createExecutionContext()
+    const request = new Request('http://localhost/private/x', {
+      headers: { 'User-Agent': googlebot, ...(init.ip ? { 'CF-Connecting-IP': init.ip } : {}) },
+      ...(init.cf ? { cf: init.cf } : {}),
+    })
+    const res = await worker.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env, ctx)
+    await waitOnExecutionContext(ctx)
+    return { res, events }
+  }
+
+  it('takes Cloudflare\'s verified-bot flag when no operator list is loaded', async () => {
+    const { events } = await judged({ rules: [{ userAgent: '*', disallow: '/private/' }] }, { cf: { verifiedBotCategory: 'Search Engine Crawler' } })
+    expect(events[0]?.verification).toBe('verified')
+  })
+
+  it('is unverified without Cloudflare\'s flag and without a loaded list', async () => {
+    const { events } = await judged({ rules: [{ userAgent: '*', disallow: '/private/' }] }, { ip: '203.0.113.9' })
+    expect(events[0]?.verification).toBe('unverified')
+  })
+})
+
+describe('spoofed claims', () => {
+  it('spoofed: block refuses a spoofed claim on any path in block mode; judge leaves it to the rules', async () => {
+    const block = harness({ rules: [{ userAgent: '*', allow: '/' }], guard: { mode: 'block', spoofed: 'block' } }, 'spoofed')
+    expect((await block.fetch('/anything', UA.googlebot)).status).toBe(403)
+    expect(block.events[0]).toMatchObject({ verification: 'spoofed', action: 'block', allowed: true })
+    const judge = harness({ rules: [{ userAgent: '*', allow: '/' }], guard: { mode: 'block' } }, 'spoofed')
+    expect((await judge.fetch('/anything', UA.googlebot)).status).toBe(200)
+    const log = harness({ rules: [{ userAgent: '*', allow: '/' }], guard: { mode: 'log', spoofed: 'block' } }, 'spoofed')
+    expect((await log.fetch('/anything', UA.googlebot)).status).toBe(200)
   })
 })
