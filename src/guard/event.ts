@@ -13,14 +13,13 @@ interface CfFields {
 }
 
 export function eventAgent(identity: AgentIdentity): EventAgent {
-  return {
-    ...(identity.id !== undefined ? { id: identity.id } : {}),
-    tokens: identity.tokens,
-    kind: identity.kind,
-    ...(identity.operator !== undefined ? { operator: identity.operator } : {}),
-    ...(identity.category !== undefined ? { category: identity.category } : {}),
-    obeysRobotsTxt: identity.obeysRobotsTxt,
-  }
+  // Assigned field by field: conditional spreads cost more than the rest of
+  // the event on the guard's hot path.
+  const agent: { -readonly [K in keyof EventAgent]: EventAgent[K] } = { tokens: identity.tokens, kind: identity.kind, obeysRobotsTxt: identity.obeysRobotsTxt }
+  if (identity.id !== undefined) agent.id = identity.id
+  if (identity.operator !== undefined) agent.operator = identity.operator
+  if (identity.category !== undefined) agent.category = identity.category
+  return agent
 }
 
 export interface EventInput {
@@ -42,7 +41,7 @@ export function buildEvent(input: EventInput): JudgedRequest {
   const cf = (request as { cf?: CfFields }).cf
   const asn = typeof cf?.asn === 'number' ? cf.asn : undefined
   const country = typeof cf?.country === 'string' ? cf.country : undefined
-  return {
+  const event: { -readonly [K in keyof JudgedRequest]: JudgedRequest[K] } = {
     type: input.type,
     time: Date.now(),
     host: url.hostname.toLowerCase(),
@@ -58,9 +57,10 @@ export function buildEvent(input: EventInput): JudgedRequest {
     action: input.action,
     status: input.status,
     robotsVersion: input.policy.version,
-    ...(country !== undefined ? { country } : {}),
-    ...(asn !== undefined ? { asn } : {}),
   }
+  if (country !== undefined) event.country = country
+  if (asn !== undefined) event.asn = asn
+  return event
 }
 
 /**

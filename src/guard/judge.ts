@@ -26,7 +26,7 @@ export function selectTokens(identity: AgentIdentity, policy: Policy): Selection
   // A header claiming a control-only name (Google-Extended) is no such client.
   const tokens = identity.tokens.filter((t) => !CONTROL_ONLY.has(t))
   for (const name of identity.names) {
-    if (!GENERIC_NAMES.has(name) && !CONTROL_ONLY.has(name) && !tokens.includes(name) && policy.matcher.groupFor([name]) === name) tokens.push(name)
+    if (!GENERIC_NAMES.has(name) && !CONTROL_ONLY.has(name) && !tokens.includes(name) && policy.matcher.groupFor(name) === name) tokens.push(name)
   }
   const entry = identity.id === undefined ? undefined : getAgent(identity.id)
   const wildcard = identity.obeysRobotsTxt && entry?.ignoresWildcardGroup !== true
@@ -46,7 +46,7 @@ export function declaredBot(userAgent: string | undefined, policy: Policy): Agen
   while (end < userAgent.length && end < 64 && /[A-Za-z_-]/.test(userAgent[end]!)) end++
   if (end === 0) return null
   const name = userAgent.slice(0, end).toLowerCase()
-  if (GENERIC_NAMES.has(name) || CONTROL_ONLY.has(name) || policy.matcher.groupFor([name]) !== name) return null
+  if (GENERIC_NAMES.has(name) || CONTROL_ONLY.has(name) || policy.matcher.groupFor(name) !== name) return null
   return { tokens: [name], kind: 'bot', obeysRobotsTxt: true, names: [name] }
 }
 

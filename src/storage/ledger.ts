@@ -108,10 +108,14 @@ export interface Recorder {
   /** Buffers `event`; starts a write when the buffer reaches `batchSize`. Never throws. */
   record(event: JudgedRequest): void
   /**
-   * Writes everything buffered when it was called; resolves once that is
-   * written or counted as failed. Never rejects. Pass it to `ctx.waitUntil`.
+   * Writes what is buffered, and what gathers meanwhile, until nothing is
+   * left; if another caller is already writing, returns at once, since that
+   * writer takes these events too. Never rejects, and never waits on another
+   * request's promise. Pass it to `ctx.waitUntil` after `record`.
    */
   flush(): Promise<void>
+  /** Resolves once nothing is buffered or being written (for tests and scripts, within one context). */
+  settled(): Promise<void>
   readonly stats: RecorderStats
 }
 
@@ -137,9 +141,14 @@ export interface RecorderOptions {
  * recorder.record(event)
  * c.executionCtx.waitUntil(recorder.flush())
  */
-/** How often a waiting flush looks whether the write in flight is done, and for how long at most. */
-const POLL_MS = 1
-const MAX_WAIT_MS = 5_000
+/**
+ * How long one request keeps draining the buffer. `waitUntil` work is cut
+ * 30 s after the response; past this, the next request to record takes over.
+ */
+const MAX_DRAIN_MS = 15_000
+/** Below this many waiting events, the writer gathers for GATHER_MS before writing them. */
+const GATHER_BELOW = 100
+const GATHER_MS = 50
 
 export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = {}): Recorder {
   const batchSize = Math.max(1, opts.batchSize ?? 50)
@@ -167,23 +176,32 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
   }
 
   async function flush(): Promise<void> {
-    // One write at a time, so events that gather during a write share the
-    // next batch. A caller arriving mid-write waits on its own timer, never
-    // on the writer's promise: workerd binds I/O to the request that started
-    // it, and a D1 call made in a continuation of another request's write is
-    // refused ("Cannot perform I/O on behalf of a different request"), which
-    // lost whole batches under load. The wait is bounded, so a write that
-    // never settles cannot strand the waiters. The buffer is swapped before
-    // any await, so no event is taken twice or left behind.
-    for (let waited = 0; writing && waited < MAX_WAIT_MS; waited += POLL_MS) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS))
-    }
-    if (buffer.length === 0) return
-    const batch = buffer
-    buffer = []
+    // One writer at a time, and it drains: the caller that finds the
+    // recorder idle writes the buffer, then whatever gathered during that
+    // write, and so on until nothing is left, all in its own context. Other
+    // callers return at once: their events are in the buffer, which the
+    // writer will take (the check and the hand-back to idle happen with no
+    // await between them, so no event can fall in a gap). Nobody ever
+    // continues another request's promise: workerd binds I/O to the request
+    // that started it, and a D1 call made in a continuation of another
+    // request's write is refused ("Cannot perform I/O on behalf of a
+    // different request"), which once lost whole batches under load. Nor
+    // does anyone wait on timers, which cost more throughput than the writes.
+    // The drain is bounded in time to stay within waitUntil's limit; past
+    // it, the next request to record takes over.
+    if (writing || buffer.length === 0) return
     writing = true
+    const started = Date.now()
     try {
-      await write(batch)
+      do {
+        const batch = buffer
+        buffer = []
+        await write(batch)
+        // A D1 round trip costs far more than the rows it carries: when few
+        // events are waiting, let more gather (one timer per batch, in this
+        // request's own context) before the next write.
+        if (buffer.length > 0 && buffer.length < GATHER_BELOW) await new Promise((resolve) => setTimeout(resolve, GATHER_MS))
+      } while (buffer.length > 0 && Date.now() - started < MAX_DRAIN_MS)
     } finally {
       writing = false
     }
@@ -201,7 +219,14 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     if (buffer.length === batchSize) void flush()
   }
 
-  return { record, flush, stats }
+  async function settled(): Promise<void> {
+    while (writing || buffer.length > 0) {
+      if (!writing) await flush()
+      else await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+  }
+
+  return { record, flush, settled, stats }
 }
 
 /** Options of pruneLedger. */
