@@ -104,7 +104,10 @@ export function classifyViolation(g: ViolationGroup, previousAllowed: (g: Violat
 export function verdictFor(ev: Pick<AgentEvidence, 'requests' | 'violations' | 'restricted'>): { verdict: AgentVerdict; reason: string } {
   const { afterFetch, staleCopy, neverFetched, grace } = ev.violations
   if (afterFetch + staleCopy > 0) {
-    return { verdict: 'ignores robots.txt', reason: `${plural(afterFetch + staleCopy, 'disallowed request')} after fetching robots.txt` }
+    // The reason names every counted violation, not only the ones after a fetch,
+    // so it agrees with the violation count shown beside it.
+    const before = neverFetched > 0 ? `, and ${neverFetched} more before any fetch` : ''
+    return { verdict: 'ignores robots.txt', reason: `${plural(afterFetch + staleCopy, 'disallowed request')} after fetching robots.txt${before}` }
   }
   if (neverFetched > 0 && ev.requests >= MIN_JUDGED_REQUESTS) {
     return { verdict: 'ignores robots.txt', reason: `${plural(neverFetched, 'disallowed request')} in ${plural(ev.requests, 'judged request')}, never fetching robots.txt` }

@@ -173,3 +173,12 @@ describe('buildReport', () => {
     expect(report.agents[0]?.evidence.examplePaths).toEqual(['/admin/7', '/admin/6', '/admin/5', '/admin/4', '/admin/3'])
   })
 })
+
+describe('the verdict reason', () => {
+  // The reason counts every counted violation, so it agrees with the number beside it.
+  it('names the violations before the first fetch too', async () => {
+    const { verdictFor } = await import('../../src/report/judgment.ts')
+    const v = verdictFor({ requests: 24, restricted: true, violations: { afterFetch: 4, staleCopy: 0, neverFetched: 20, grace: 0, counted: 24 } })
+    expect(v).toEqual({ verdict: 'ignores robots.txt', reason: '4 disallowed requests after fetching robots.txt, and 20 more before any fetch' })
+  })
+})
