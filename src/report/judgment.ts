@@ -110,7 +110,7 @@ export function verdictFor(ev: Pick<AgentEvidence, 'requests' | 'violations' | '
     return { verdict: 'ignores robots.txt', reason: `${plural(afterFetch + staleCopy, 'disallowed request')} after fetching robots.txt${before}` }
   }
   if (neverFetched > 0 && ev.requests >= MIN_JUDGED_REQUESTS) {
-    return { verdict: 'ignores robots.txt', reason: `${plural(neverFetched, 'disallowed request')} in ${plural(ev.requests, 'judged request')}, never fetching robots.txt` }
+    return { verdict: 'ignores robots.txt', reason: `${plural(neverFetched, 'disallowed request')} in ${plural(ev.requests, 'judged request')}, without fetching robots.txt for that host first` }
   }
   if (ev.requests < MIN_JUDGED_REQUESTS) {
     return { verdict: 'not enough data', reason: `only ${plural(ev.requests, 'judged request')} (${MIN_JUDGED_REQUESTS} needed)` }

@@ -63,7 +63,7 @@ describe('getReport: classes and verdicts', () => {
     const s = agent(report, 'bytescraper')
     expect(s.evidence.violations).toEqual({ afterFetch: 0, staleCopy: 0, neverFetched: 3, grace: 0, counted: 3 })
     expect(s.verdict).toBe('ignores robots.txt')
-    expect(s.reason).toMatch(/never fetching robots.txt/)
+    expect(s.reason).toMatch(/without fetching robots.txt for that host first/)
     expect(s.evidence.verifiedShare).toBe(0)
     // Five requests are too few to call it, even with one violation unread.
     const c = agent(report, 'ccbot')
