@@ -81,17 +81,8 @@ export const CLIENTS: readonly ClientSpec[] = [
   ].map((userAgent, i): ClientSpec => ({ name: `browser ${i + 1}`, role: 'browser', userAgent, ip: `192.0.2.${10 + i}`, weight: 7.5, expected: 'people: never refused, never recorded' })),
 ]
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32), so a run can be repeated. */
-export function randomSource(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** Deterministic pseudo-random numbers in [0, 1), so a run can be repeated (the benchmarks' mulberry32). */
+export { rng as randomSource } from '../../bench/harness.ts'
 
 /** Picks one of `items` at random, or undefined when there is none. */
 export function pick<T>(items: readonly T[], random: () => number): T | undefined {
