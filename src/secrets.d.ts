@@ -7,5 +7,11 @@ declare namespace Cloudflare {
     ROBOTS_ADMIN_TOKEN?: string
     /** Salt for hashing client IPs in the ledger. Unset: no IP hash is stored. */
     IP_HASH_SALT?: string
+    /** Account id for reading the Analytics Engine dataset through its SQL API. Unset: that report is off. */
+    AE_ACCOUNT_ID?: string
+    /** API token with Account Analytics Read, for the same. */
+    AE_API_TOKEN?: string
+    /** The dataset name, when not `robots_edge_events`. */
+    AE_DATASET?: string
   }
 }

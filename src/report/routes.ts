@@ -8,6 +8,7 @@ import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../app.ts'
 import { registry } from '../bots/index.ts'
 import { adminAuth } from '../middleware/admin-auth.ts'
+import { AnalyticsEngineQueryError, getAnalyticsEngineReport } from './analytics-engine.ts'
 import { toCsv } from './csv.ts'
 import { renderDashboard } from './dashboard/shell.ts'
 import { getAgentRequests, getReport, MAX_PAGE } from './queries.ts'
@@ -223,6 +224,24 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
       return c.json(await loadReport(c.env.DB, reportFilterOf(new URL(c.req.url), now())))
     } catch (error) {
       return failure(c, error)
+    }
+  })
+  // The same per-agent counts from Workers Analytics Engine, for sites whose
+  // traffic outgrows D1: sampled estimates, without the violation classes.
+  app.get(`${api}/report/analytics-engine`, async (c) => {
+    const accountId = c.env?.AE_ACCOUNT_ID
+    const apiToken = c.env?.AE_API_TOKEN
+    if (!accountId || !apiToken) {
+      return c.json({ error: 'Analytics Engine is not configured: set the AE_ACCOUNT_ID and AE_API_TOKEN secrets (a token with Account Analytics Read).' }, 400)
+    }
+    try {
+      const filter = reportFilterOf(new URL(c.req.url), now())
+      return c.json(await getAnalyticsEngineReport({ accountId, apiToken, dataset: c.env?.AE_DATASET || 'robots_edge_events' }, filter))
+    } catch (error) {
+      if (error instanceof AnalyticsEngineQueryError) return c.json({ error: error.message }, 400)
+      if (error instanceof BadParam) return failure(c, error)
+      console.error('robots-edge: Analytics Engine report failed', error)
+      return c.json({ error: 'the Analytics Engine SQL API could not be read' }, 502)
     }
   })
   app.get(`${api}/report.csv`, async (c) => {

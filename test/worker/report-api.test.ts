@@ -4,7 +4,7 @@
 // writeEvents; times are relative to now because the API's default range is
 // the last seven days.
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createApp } from '../../src/app.ts'
 import type { JudgedRequest } from '../../src/events.ts'
 import { offeredToken, sameSecret } from '../../src/middleware/admin-auth.ts'
@@ -321,5 +321,44 @@ describe('parseTime', () => {
   ])('reads %s', (value, expected) => expect(parseTime(value, t)).toBe(expected))
   it.each(['', 'now', 'd7', '-7d', '7 d', '2026-1-5', '2026-01-05 10:00', 'Mon, 05 Jan 2026 10:00:00 GMT', '2026-02-30T00:00Z'])('refuses %j', (value) => {
     expect(parseTime(value, t)).toBeNull()
+  })
+})
+
+describe('the Analytics Engine report endpoint', () => {
+  it('says how to configure it when the secrets are missing', async () => {
+    const res = await SELF.fetch('https://example.com/_robots/api/report/analytics-engine', { headers: { Authorization: 'Bearer test-admin-token' } })
+    expect(res.status).toBe(400)
+    expect(((await res.json()) as { error: string }).error).toContain('AE_ACCOUNT_ID')
+  })
+
+  it('needs the admin token like every report', async () => {
+    const res = await SELF.fetch('https://example.com/_robots/api/report/analytics-engine')
+    expect(res.status).toBe(401)
+  })
+})
+
+describe('the Analytics Engine report endpoint, configured', () => {
+  it('queries the account\'s SQL API and answers its rows', async () => {
+    const sent: Request[] = []
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      sent.push(new Request(input as RequestInfo, init))
+      return Response.json({ data: [{ agent_key: 'gptbot', spoofed: 0, operator: 'OpenAI', category: 'AI Crawler', requests: 40, disallowed: 40, blocked: 40, verified: 0, robots_fetches: 1, last_seen: 1795250000 }] })
+    })
+    try {
+      const app = createApp({ rules: [{ userAgent: '*', disallow: '/admin/' }] }, { routes: (a) => reportRoutes(a), record: () => {} })
+      const ctx = createExecutionContext()
+      const res = await app.fetch(
+        new Request('https://example.com/_robots/api/report/analytics-engine?since=7d&agent=gptbot', { headers: { Authorization: 'Bearer test-admin-token' } }),
+        { ...env, AE_ACCOUNT_ID: 'acc', AE_API_TOKEN: 'tok' },
+        ctx,
+      )
+      await waitOnExecutionContext(ctx)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toMatchObject({ source: 'analytics-engine', sampled: true, agents: [{ agentKey: 'gptbot', disallowed: 40 }] })
+      expect(sent[0]!.url).toBe('https://api.cloudflare.com/client/v4/accounts/acc/analytics_engine/sql')
+      expect(await sent[0]!.text()).toContain("blob3 = 'gptbot'")
+    } finally {
+      spy.mockRestore()
+    }
   })
 })
