@@ -55,6 +55,3 @@ export interface JudgedRequest {
   /** Salted SHA-256 of the client IP (hex, truncated); the raw address is never stored. */
   readonly ipHash?: string
 }
-
-/** The `record` hook: called through `ctx.waitUntil`; its failure never reaches the visitor. */
-export type RecordFn = (event: JudgedRequest) => Promise<void> | void

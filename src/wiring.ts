@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { AgentIdentity } from './bots/index.ts'
-import { verifyClaim } from './bots/verify.ts'
+import { cfOf, verifyClaim } from './bots/verify.ts'
 import type { Policy } from './config/index.ts'
 import type { JudgedRequest, Verification } from './events.ts'
 import { writeToAnalyticsEngine } from './storage/analytics-engine.ts'
@@ -64,7 +64,7 @@ export function createWiring(): Wiring {
 
     async verify(c, identity) {
       const env = envOf(c)
-      const cf = (c.req.raw as { cf?: { verifiedBotCategory?: string; botManagement?: { verifiedBot?: boolean } } }).cf
+      const cf = cfOf(c.req.raw)
       const ip = c.req.header('cf-connecting-ip') ?? null
       const ranges = env?.ROBOTS_KV ? await loadIpRanges(env.ROBOTS_KV) : new Map()
       return verifyClaim(identity.id, ip, cf, ranges)

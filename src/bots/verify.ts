@@ -73,7 +73,16 @@ export function verifyClaim(agentId: string | undefined, ip: string | null, cf: 
   const list = ipRangeListOf(agentId)
   const set = list === undefined ? undefined : typeof ranges === 'function' ? ranges(list.url) : ranges.get(list.url)
   if (set !== undefined && set.size > 0) return ip !== null && set.has(ip) ? 'verified' : 'spoofed'
+  return cloudflareVouches(cf) ? 'verified' : 'unverified'
+}
+
+/** Whether Cloudflare says the client is one of its verified bots (any of them: see rule 2 above). */
+export function cloudflareVouches(cf: CfBotSignals | undefined): boolean {
   const category = cf?.verifiedBotCategory
-  if ((typeof category === 'string' && category.length > 0) || cf?.botManagement?.verifiedBot === true) return 'verified'
-  return 'unverified'
+  return (typeof category === 'string' && category.length > 0) || cf?.botManagement?.verifiedBot === true
+}
+
+/** The bot-verification fields of a request's `cf` object, when the runtime supplies one. */
+export function cfOf(request: Request): CfBotSignals | undefined {
+  return (request as { cf?: CfBotSignals }).cf
 }

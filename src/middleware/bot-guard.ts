@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { identifyAgent, type AgentIdentity } from '../bots/index.ts'
+import { cfOf, cloudflareVouches } from '../bots/verify.ts'
 import type { Policies, Policy } from '../config/index.ts'
 import type { JudgedRequest, Verification } from '../events.ts'
 import { buildEvent, hashIp } from '../guard/event.ts'
@@ -65,9 +66,7 @@ export function logLine(event: JudgedRequest): string {
 
 /** Cloudflare's own verdict on the client, when the zone has it. */
 export function cloudflareVerification(c: Context): Verification {
-  const cf = (c.req.raw as { cf?: { verifiedBotCategory?: unknown; botManagement?: { verifiedBot?: unknown } } }).cf
-  if ((typeof cf?.verifiedBotCategory === 'string' && cf.verifiedBotCategory !== '') || cf?.botManagement?.verifiedBot === true) return 'verified'
-  return 'unverified'
+  return cloudflareVouches(cfOf(c.req.raw)) ? 'verified' : 'unverified'
 }
 
 /**

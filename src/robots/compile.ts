@@ -47,7 +47,7 @@ class CompiledRule extends CompiledPattern {
     this.allow = allow
     this.escaped = normalized.includes('%') || this.segments.some((segment, k) => k > 0 && HEX_START.test(segment))
     this.rank = this.priority * 2 + (allow ? 1 : 0)
-    const start = this.kind === 2 ? this.segments[0]! : this.literal
+    const start = this.segments[0] ?? this.literal
     this.key = start.length >= 2 ? start.charCodeAt(1) : -1
     const percent = start.indexOf('%')
     this.head = percent < 0 ? start : start.slice(0, percent)
@@ -269,6 +269,11 @@ class Matcher implements RobotsMatcher {
     if (raw.startsWith(ROBOTS_TXT) && (raw.length === ROBOTS_TXT.length || raw.charCodeAt(ROBOTS_TXT.length) === 63)) {
       return { allowed: true, group: set.token, rule: null }
     }
+    // robots-edge deviation: Google's matcher takes the URL as a crawler has
+    // already encoded it; the guard sees whatever a client sent, so the path
+    // gets the same normalisation as the patterns, and neither `/caf%c3%a9`
+    // nor a raw `/café` slips past `Disallow: /café`. Canonical URLs are
+    // unchanged by it.
     // The path is normalised only when a rule needs it: a `%`-free ASCII
     // pattern matches the same places in a path and in its normalised form,
     // since it can match neither a raw non-ASCII character nor the `%XX`

@@ -11,6 +11,6 @@ export { parseRobotsTxt, agentToken, MAX_FILE_BYTES, MAX_LINE_BYTES } from './pa
 export { compileRobotsTxt, isAllowed, type RobotsMatcher } from './compile.ts'
 export { serializeRobotsTxt } from './serialize.ts'
 export { lintRobotsTxt } from './lint.ts'
-export { pathOf, matchablePath } from './match.ts'
+export { pathOf } from './match.ts'
 export { normalizeEncoding } from './encoding.ts'
 export type * from './types.ts'

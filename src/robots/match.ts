@@ -1,4 +1,3 @@
-import { normalizeEncoding } from './encoding.ts'
 
 /** No `*`, no trailing `$`: a prefix test. */
 const PREFIX = 0
@@ -153,15 +152,4 @@ export function pathOf(url: string): string {
   if (hash >= 0 && hash < start) return '/'
   const path = url.slice(start, hash < 0 ? url.length : hash)
   return url.charCodeAt(start) === 47 ? path : '/' + path
-}
-
-/**
- * The path as the matcher compares it. robots-edge deviation: Google's
- * matcher takes the URL as the crawler already encoded it; the guard sees
- * whatever a client sent, so the path gets the same normalisation as the
- * patterns and `/caf%c3%a9` or a raw `/café` cannot slip past `Disallow: /café`.
- * For canonical URLs this changes nothing.
- */
-export function matchablePath(url: string): string {
-  return normalizeEncoding(pathOf(url))
 }
