@@ -4,8 +4,15 @@
  * Engine sink and the report all read this one shape.
  */
 
-/** How far a claimed identity is confirmed (see src/bots/verify.ts). */
-export type Verification = 'verified' | 'unverified' | 'spoofed'
+/**
+ * How far a claimed identity is confirmed (see src/bots/verify.ts):
+ * `verified` (the operator's published ranges, or Cloudflare, vouch for it),
+ * `unverified` (the operator publishes nothing to check against), `spoofed`
+ * (the address is outside every range the operator publishes), `unknown`
+ * (the operator publishes ranges but they are not loaded here yet, so the
+ * claim cannot be checked; it is never counted for or against the operator).
+ */
+export type Verification = 'verified' | 'unverified' | 'spoofed' | 'unknown'
 
 /** The guard's modes: judge nothing, judge and record, judge and refuse. */
 export type GuardMode = 'off' | 'log' | 'block'

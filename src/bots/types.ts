@@ -39,7 +39,11 @@ export interface IpRangeList {
 
 /** What the operator publishes to let a site check that a request really comes from it. */
 export interface AgentVerification {
-  readonly ipRanges?: IpRangeList
+  /**
+   * The operator's published lists; a genuine client's address is in at least
+   * one of them (Google's user-triggered fetchers use several).
+   */
+  readonly ipRanges?: readonly IpRangeList[]
   /** Host-name suffixes (with the leading dot) that a reverse DNS lookup, confirmed forward, must end with. */
   readonly reverseDns?: readonly string[]
 }

@@ -32,7 +32,7 @@ export interface CfBotSignals {
 }
 
 /**
- * Loaded IP-range lists keyed by list URL (`verification.ipRanges.url`), since
+ * Loaded IP-range lists keyed by list URL (`verification.ipRanges[].url`), since
  * several agents share one list (every Google common crawler uses googlebot.json)
  * and each list is fetched and stored once. A map or a lookup function; a list
  * that is missing is "not loaded".
@@ -42,8 +42,7 @@ export type VerificationRanges = ReadonlyMap<string, IpRangeSet> | ((url: string
 function distinctLists(): readonly IpRangeList[] {
   const byUrl = new Map<string, IpRangeList>()
   for (const entry of registry as readonly AgentEntry[]) {
-    const list = entry.verification?.ipRanges
-    if (list !== undefined && !byUrl.has(list.url)) byUrl.set(list.url, list)
+    for (const list of entry.verification?.ipRanges ?? []) if (!byUrl.has(list.url)) byUrl.set(list.url, list)
   }
   return Object.freeze([...byUrl.values()])
 }
@@ -51,9 +50,9 @@ function distinctLists(): readonly IpRangeList[] {
 /** Every distinct IP-range list the registry names, once each, in registry order. */
 export const ipRangeLists: readonly IpRangeList[] = distinctLists()
 
-/** The list an agent's claim is checked against, if its operator publishes one. */
-export function ipRangeListOf(agentId: string): IpRangeList | undefined {
-  return getAgent(agentId)?.verification?.ipRanges
+/** The lists an agent's claim is checked against; empty when its operator publishes none. */
+export function ipRangeListsOf(agentId: string): readonly IpRangeList[] {
+  return getAgent(agentId)?.verification?.ipRanges ?? []
 }
 
 /**
@@ -70,9 +69,14 @@ export function ipRangeListOf(agentId: string): IpRangeList | undefined {
  */
 export function verifyClaim(agentId: string | undefined, ip: string | null, cf: CfBotSignals | undefined, ranges: VerificationRanges): Verification {
   if (agentId === undefined) return 'unverified'
-  const list = ipRangeListOf(agentId)
-  const set = list === undefined ? undefined : typeof ranges === 'function' ? ranges(list.url) : ranges.get(list.url)
-  if (set !== undefined && set.size > 0) return ip !== null && set.has(ip) ? 'verified' : 'spoofed'
+  let loaded = false
+  for (const list of ipRangeListsOf(agentId)) {
+    const set = typeof ranges === 'function' ? ranges(list.url) : ranges.get(list.url)
+    if (set === undefined || set.size === 0) continue
+    loaded = true
+    if (ip !== null && set.has(ip)) return 'verified'
+  }
+  if (loaded) return 'spoofed'
   return cloudflareVouches(cf) ? 'verified' : 'unverified'
 }
 

@@ -71,8 +71,7 @@ describe('registry integrity', () => {
   it('describes verification data well', () => {
     for (const entry of entries) {
       for (const suffix of entry.verification?.reverseDns ?? []) expect(suffix).toMatch(/^\.[a-z0-9.-]+[a-z]$/)
-      const list = entry.verification?.ipRanges
-      if (list !== undefined) {
+      for (const list of entry.verification?.ipRanges ?? []) {
         expect(list.url).toMatch(/^https:\/\//)
         expect(['google-json', 'cidr-lines', 'ip-lines']).toContain(list.format)
       }

@@ -9,8 +9,8 @@ const AI2 = 'https://allenai.org/crawler'
 const WEBZ = 'https://webz.io/blog/web-data/what-is-the-omgili-bot-and-why-is-it-crawling-your-website/'
 const amazon = { reverseDns: ['.crawl.amazonbot.amazon'] } as const
 
-const openaiList = (file: string) => ({ ipRanges: { url: `https://openai.com/${file}`, format: 'google-json' } }) as const
-const perplexityList = (file: string) => ({ ipRanges: { url: `https://www.perplexity.com/${file}`, format: 'google-json' } }) as const
+const openaiList = (file: string) => ({ ipRanges: [{ url: `https://openai.com/${file}`, format: 'google-json' }] }) as const
+const perplexityList = (file: string) => ({ ipRanges: [{ url: `https://www.perplexity.com/${file}`, format: 'google-json' }] }) as const
 
 /**
  * AI crawlers (training data), AI search indexers and AI assistants' fetchers.

@@ -7,15 +7,15 @@ const FETCHERS = 'https://developers.google.com/crawling/docs/crawlers-fetchers/
 // Google publishes one list per class of client; a request verifies only
 // against the list of its own class.
 const commonCrawlers = {
-  ipRanges: { url: 'https://developers.google.com/static/search/apis/ipranges/googlebot.json', format: 'google-json' },
+  ipRanges: [{ url: 'https://developers.google.com/static/search/apis/ipranges/googlebot.json', format: 'google-json' }],
   reverseDns: ['.googlebot.com', '.google.com', '.googleusercontent.com'],
 } as const
 const specialCrawlers = {
-  ipRanges: { url: 'https://developers.google.com/static/search/apis/ipranges/special-crawlers.json', format: 'google-json' },
+  ipRanges: [{ url: 'https://developers.google.com/static/search/apis/ipranges/special-crawlers.json', format: 'google-json' }],
   reverseDns: ['.google.com'],
 } as const
 const userTriggered = {
-  ipRanges: { url: 'https://developers.google.com/static/search/apis/ipranges/user-triggered-fetchers-google.json', format: 'google-json' },
+  ipRanges: [{ url: 'https://developers.google.com/static/search/apis/ipranges/user-triggered-fetchers-google.json', format: 'google-json' }],
   reverseDns: ['.googleusercontent.com', '.google.com'],
 } as const
 

@@ -2,9 +2,9 @@ import type { AgentEntry } from '../types.ts'
 
 /** Uptime and performance monitors. */
 export const monitors = [
-  { id: 'uptimerobot', tokens: ['uptimerobot'], uaNames: ['UptimeRobot'], operator: 'UptimeRobot', category: 'Monitoring & Analytics', obeysRobotsTxt: true, verification: { ipRanges: { url: 'https://uptimerobot.com/inc/files/ips/IPv4andIPv6.txt', format: 'ip-lines' } }, docs: 'https://uptimerobot.com/help/locations/' },
+  { id: 'uptimerobot', tokens: ['uptimerobot'], uaNames: ['UptimeRobot'], operator: 'UptimeRobot', category: 'Monitoring & Analytics', obeysRobotsTxt: true, verification: { ipRanges: [{ url: 'https://uptimerobot.com/inc/files/ips/IPv4andIPv6.txt', format: 'ip-lines' }] }, docs: 'https://uptimerobot.com/help/locations/' },
   // Pingdom glues its version onto the name: `Pingdom.com_bot_version_1.4_(http://www.pingdom.com/)`.
-  { id: 'pingdom', tokens: ['pingdom.com_bot'], uaNames: ['PingdomPageSpeed', 'PingdomTMS'], uaNamePrefixes: ['Pingdom.com'], operator: 'Pingdom (SolarWinds)', category: 'Monitoring & Analytics', obeysRobotsTxt: true, verification: { ipRanges: { url: 'https://my.pingdom.com/probes/ipv4', format: 'ip-lines' } }, docs: 'https://www.pingdom.com/' },
+  { id: 'pingdom', tokens: ['pingdom.com_bot'], uaNames: ['PingdomPageSpeed', 'PingdomTMS'], uaNamePrefixes: ['Pingdom.com'], operator: 'Pingdom (SolarWinds)', category: 'Monitoring & Analytics', obeysRobotsTxt: true, verification: { ipRanges: [{ url: 'https://my.pingdom.com/probes/ipv4', format: 'ip-lines' }] }, docs: 'https://www.pingdom.com/' },
   { id: 'statuscake', tokens: ['statuscake'], uaNames: ['StatusCake'], uaNamePrefixes: ['StatusCake'], operator: 'StatusCake', category: 'Monitoring & Analytics', obeysRobotsTxt: true, docs: 'https://www.statuscake.com/' },
   { id: 'site24x7', tokens: ['site24x7'], uaNames: ['Site24x7'], operator: 'Site24x7 (Zoho)', category: 'Monitoring & Analytics', obeysRobotsTxt: true, docs: 'https://www.site24x7.com/' },
   // API tests send `Datadog/Synthetics`; browser tests append `DatadogSynthetics` to Chrome's string.

@@ -13,7 +13,7 @@ export const otherAgents = [
   // Expanse's header is a sentence: "Expanse, a Palo Alto Networks company, searches across ...".
   { id: 'expanse', tokens: ['expanse'], uaNames: ['Expanse'], operator: 'Palo Alto Networks (Cortex Xpanse)', category: 'Security', obeysRobotsTxt: true, docs: 'https://www.paloaltonetworks.com/cortex/cortex-xpanse' },
   { id: 'github-hookshot', tokens: ['github-hookshot'], uaNames: ['GitHub-Hookshot'], operator: 'GitHub', category: 'Webhooks', obeysRobotsTxt: true, docs: 'https://docs.github.com/en/webhooks/webhook-events-and-payloads#delivery-headers' },
-  { id: 'stripe-webhooks', tokens: ['stripe'], uaNames: ['Stripe'], operator: 'Stripe', category: 'Webhooks', obeysRobotsTxt: true, verification: { ipRanges: { url: 'https://stripe.com/files/ips/ips_webhooks.txt', format: 'ip-lines' } }, docs: 'https://docs.stripe.com/ips' },
+  { id: 'stripe-webhooks', tokens: ['stripe'], uaNames: ['Stripe'], operator: 'Stripe', category: 'Webhooks', obeysRobotsTxt: true, verification: { ipRanges: [{ url: 'https://stripe.com/files/ips/ips_webhooks.txt', format: 'ip-lines' }] }, docs: 'https://docs.stripe.com/ips' },
   { id: 'shopify-captain-hook', tokens: ['shopify-captain-hook'], uaNames: ['Shopify-Captain-Hook'], operator: 'Shopify', category: 'Webhooks', obeysRobotsTxt: true, docs: 'https://shopify.dev/docs/apps/build/webhooks' },
   { id: 'bitbucket-webhooks', tokens: ['bitbucket-webhooks'], uaNames: ['Bitbucket-Webhooks'], operator: 'Atlassian (Bitbucket)', category: 'Webhooks', obeysRobotsTxt: true, docs: 'https://support.atlassian.com/bitbucket-cloud/docs/manage-webhooks/' },
 ] as const satisfies readonly AgentEntry[]

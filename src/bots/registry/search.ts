@@ -2,7 +2,7 @@ import type { AgentEntry } from '../types.ts'
 
 const BING = 'https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0'
 const bing = {
-  ipRanges: { url: 'https://www.bing.com/toolbox/bingbot.json', format: 'google-json' },
+  ipRanges: [{ url: 'https://www.bing.com/toolbox/bingbot.json', format: 'google-json' }],
   reverseDns: ['.search.msn.com'],
 } as const
 const BAIDU = 'https://www.baidu.com/search/robots_english.html'
@@ -28,7 +28,7 @@ export const searchEngines = [
   { id: 'duckassistbot', tokens: ['duckassistbot'], uaNames: ['DuckAssistBot'], operator: 'DuckDuckGo', category: 'AI Assistant', obeysRobotsTxt: true, docs: 'https://duckduckgo.com/duckduckgo-help-pages/results/duckassistbot' },
 
   // Apple: "If robots instructions don't mention Applebot but do mention Googlebot, the Apple robot will follow Googlebot instructions."
-  { id: 'applebot', tokens: ['applebot', 'googlebot'], uaNames: ['Applebot'], operator: 'Apple', category: 'Search Engine Crawler', obeysRobotsTxt: true, verification: { ipRanges: { url: 'https://search.developer.apple.com/applebot.json', format: 'google-json' }, reverseDns: ['.applebot.apple.com'] }, docs: APPLE },
+  { id: 'applebot', tokens: ['applebot', 'googlebot'], uaNames: ['Applebot'], operator: 'Apple', category: 'Search Engine Crawler', obeysRobotsTxt: true, verification: { ipRanges: [{ url: 'https://search.developer.apple.com/applebot.json', format: 'google-json' }], reverseDns: ['.applebot.apple.com'] }, docs: APPLE },
   // Control-only: decides whether what Applebot fetched may train Apple's models.
   { id: 'applebot-extended', tokens: ['applebot-extended'], uaNames: [], operator: 'Apple', category: 'AI Crawler', hasOwnUserAgent: false, obeysRobotsTxt: true, docs: APPLE },
 
