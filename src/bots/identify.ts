@@ -16,6 +16,13 @@ export interface AgentIdentity {
   readonly id?: string
   /** Every product name in the header, lower case, so a config group naming a custom bot can be found. */
   readonly names: readonly string[]
+  /**
+   * Other registry crawlers the same header names that are unrelated to this
+   * one (neither obeys the other's tokens): `Googlebot/2.1 GPTBot/1.1`. The
+   * guard judges such an ambiguous header by the stricter verdict. Absent
+   * when the header names one crawler (or one and its own fallbacks).
+   */
+  readonly others?: readonly AgentIdentity[]
 }
 
 // Only the start of the header is read. Every crawler names itself within its
