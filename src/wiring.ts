@@ -5,7 +5,8 @@ import type { Policy } from './config/index.ts'
 import type { JudgedRequest, Verification } from './events.ts'
 import { writeToAnalyticsEngine } from './storage/analytics-engine.ts'
 import { createIpRangeLoader, refreshIpRanges } from './storage/ip-ranges.ts'
-import { createRecorder, pruneLedger, recordRobotsVersion, type Recorder } from './storage/ledger.ts'
+import { pruneLedger, recordRobotsVersion } from './storage/ledger.ts'
+import { createRecorder, type Recorder } from './storage/recorder.ts'
 
 /**
  * The Worker's storage and verification, per isolate: one recorder that

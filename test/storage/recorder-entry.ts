@@ -1,6 +1,6 @@
 // A minimal Worker around the real recorder, for the concurrency test: each
 // request records one event through ctx.waitUntil, as the guard does.
-import { createRecorder } from '../../src/storage/ledger.ts'
+import { createRecorder } from '../../src/storage/recorder.ts'
 import type { JudgedRequest } from '../../src/events.ts'
 
 let db: D1Database | undefined
