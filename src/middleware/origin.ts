@@ -1,4 +1,5 @@
 import type { Context, Handler } from 'hono'
+import { canonicalHost, INVALID_HOST } from '../config/index.ts'
 
 /** Marks the Worker's own subrequests, so a misrouted one never loops back into it. */
 export const HOP_HEADER = 'x-robots-edge-hop'
@@ -34,6 +35,8 @@ export function passThrough(): Handler {
     if (c.req.header(HOP_HEADER)) return c.text('Loop detected: this request already passed through robots-edge.\n', 508)
     const origin = (c.env as { ORIGIN?: string } | undefined)?.ORIGIN
     if (!origin && isDevelopmentHost(url.hostname)) return infoPage(c, url.hostname)
+    // RFC 9112 §3.2: a Host that is no host name is a 400; forwarding it to the zone could only fail (a 502).
+    if (!origin && canonicalHost(url.hostname) === INVALID_HOST) return c.text('Bad Request: the Host header is not a valid host name.\n', 400)
     let target = url
     if (origin) {
       const base = originUrl(origin)
