@@ -1,10 +1,36 @@
 /**
  * The recorder's memory: events waiting for D1, bounded in count and in
  * bytes, and the count of those it had to drop, kept as one open episode
- * until D1 has it. Plain data and arithmetic, no I/O.
+ * until D1 has it. Plain data and arithmetic, no I/O and no Workers types,
+ * so the load test can size the backlog exactly as the Worker does.
  */
 import type { JudgedRequest } from '../events.ts'
-import type { LossEpisode, LossStash } from './losses.ts'
+
+/** A count of events not stored, and when they happened (ms since the epoch, both inclusive). */
+export interface Loss {
+  readonly from: number
+  readonly to: number
+  readonly events: number
+}
+
+/** One isolate's loss over one episode of failures; `id` is unique per isolate and episode. */
+export interface LossEpisode extends Loss {
+  readonly id: string
+}
+
+/**
+ * What an isolate keeps in KV while D1 refuses its writes: the events it
+ * dropped, and those it still holds in memory (lost too, should the isolate
+ * stop before D1 is back). `from` and `to` cover both.
+ */
+export interface LossStash extends LossEpisode {
+  readonly held: number
+  /** When the isolate last wrote it, ms since the epoch. */
+  readonly updated: number
+}
+
+/** The recorder's default bounds on what it holds in memory: an isolate has 128 MB for everything. */
+export const BACKLOG_LIMITS = { events: 20_000, bytes: 8 * 1024 * 1024 } as const
 
 /** Rough bytes one event holds in memory: its strings (UTF-16) and the object around them. */
 export function eventBytes(event: JudgedRequest): number {

@@ -6,30 +6,10 @@
  * first. The report reads it back as "N events could not be stored between
  * T1 and T2".
  */
+import type { Loss, LossEpisode, LossStash } from './backlog.ts'
 import { readHostCap, type HostCapNote } from './hosts.ts'
 
-/** A count of events not stored, and when they happened (ms since the epoch, both inclusive). */
-export interface Loss {
-  readonly from: number
-  readonly to: number
-  readonly events: number
-}
-
-/** One isolate's loss over one episode of failures; `id` is unique per isolate and episode. */
-export interface LossEpisode extends Loss {
-  readonly id: string
-}
-
-/**
- * What an isolate keeps in KV while D1 refuses its writes: the events it
- * dropped, and those it still holds in memory (lost too, should the isolate
- * stop before D1 is back). `from` and `to` cover both.
- */
-export interface LossStash extends LossEpisode {
-  readonly held: number
-  /** When the isolate last wrote it, ms since the epoch. */
-  readonly updated: number
-}
+export type { Loss, LossEpisode, LossStash }
 
 /** Where the recorder parks a loss while D1 is down. */
 export interface LossStashStore {

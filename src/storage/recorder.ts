@@ -7,7 +7,7 @@
  * backlog is full.
  */
 import type { JudgedRequest } from '../events.ts'
-import { Backlog, Episode } from './backlog.ts'
+import { Backlog, BACKLOG_LIMITS, Episode } from './backlog.ts'
 import type { HostGate } from './hosts.ts'
 import { recordRobotsVersion, writeEvents } from './ledger.ts'
 import { recordLoss, type LossStashStore } from './losses.ts'
@@ -134,7 +134,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  */
 export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = {}): Recorder {
   const batchSize = Math.max(1, opts.batchSize ?? 50)
-  const backlog = new Backlog(Math.max(batchSize, opts.maxBuffered ?? 20_000), Math.max(64 * 1024, opts.maxBufferedBytes ?? 8 * 1024 * 1024))
+  const backlog = new Backlog(Math.max(batchSize, opts.maxBuffered ?? BACKLOG_LIMITS.events), Math.max(64 * 1024, opts.maxBufferedBytes ?? BACKLOG_LIMITS.bytes))
   const maxDrainMs = opts.maxDrainMs ?? 15_000
   const [firstRetry, longestRetry] = opts.retryMs ?? [250, 4000]
   const log = opts.log ?? ((message: string, error?: unknown) => console.error(message, error))
