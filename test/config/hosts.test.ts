@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  buildPolicy, canonicalHost, checkConfig, ConfigError, createPolicies, INVALID_HOST, OTHER_HOSTS, POLICY_CACHE_LIMIT, resolveConfig, validateConfig,
+  buildPolicy, canonicalHost, checkConfig, ConfigError, createPolicies, INVALID_HOST, OTHER_HOSTS, POLICY_CACHE_CHARACTERS, POLICY_CACHE_LIMIT, resolveConfig, validateConfig,
   type ConfigContext, type RobotsConfig,
 } from '../../src/config/index.ts'
 
@@ -163,6 +163,25 @@ describe('the policy cache', () => {
     // The most recent others are still cached.
     policies.get(`h${POLICY_CACHE_LIMIT * 2 - 1}.example`, 'production')
     expect(calls.get(`h${POLICY_CACHE_LIMIT * 2 - 1}.example`)).toBe(1)
+  })
+
+  it('bounds the compiled policies it keeps by their size, counting a shared one once', () => {
+    // Some 165,000 characters of robots.txt per distinct policy: six fill the budget.
+    const rules = Array.from({ length: 2500 }, (_, i) => ({ userAgent: `bot-${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26) % 26)}${String.fromCharCode(97 + Math.floor(i / 676))}`, disallow: [`/private-${i}/`, `/tmp-${i}/`] }))
+    const shared: RobotsConfig = { rules }
+    const calls = new Map<string, number>()
+    const count = (host: string) => calls.set(host, (calls.get(host) ?? 0) + 1)
+    const sharing = createPolicies(({ host }) => (count(`s:${host}`), shared))
+    const apart = createPolicies(({ host }) => (count(`a:${host}`), { rules, header: host }))
+    expect(sharing.get('h0.example', 'production').text.length).toBeGreaterThan(POLICY_CACHE_CHARACTERS / 7)
+    for (let i = 1; i < 20; i++) {
+      sharing.get(`h${i}.example`, 'production')
+      apart.get(`h${i}.example`, 'production')
+    }
+    // One compiled policy for twenty hosts: all still cached. Twenty distinct ones: the oldest went.
+    sharing.get('h1.example', 'production')
+    apart.get('h1.example', 'production')
+    expect([calls.get('s:h1.example'), calls.get('a:h1.example')]).toEqual([1, 2])
   })
 
   it('builds a config object once per environment: a new host shares the compiled matcher', () => {
