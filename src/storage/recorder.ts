@@ -8,6 +8,7 @@
  */
 import type { JudgedRequest } from '../events.ts'
 import { Backlog, BACKLOG_LIMITS, Episode } from './backlog.ts'
+import { classify, RetryLater } from './failures.ts'
 import type { HostGate } from './hosts.ts'
 import { recordRobotsVersion, writeEvents } from './ledger.ts'
 import { recordLoss, type LossStashStore } from './losses.ts'
@@ -87,29 +88,6 @@ const STASH_EVERY_MS = 10_000
 /** Robots.txt versions remembered as stored; the set starts over beyond it (a version write is an idempotent upsert). */
 const MAX_VERSIONS = 1024
 
-/**
- * D1 errors that no retry can fix. A row the database refuses is found by
- * halving the batch until it stands alone, then dropped; a missing table or
- * binding drops the batch. Anything else (SQLITE_BUSY, a lost connection,
- * an overloaded database, a timeout) is retried.
- */
-const ROW_REJECTED = /SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)|too big|D1_TYPE_ERROR/i
-const SCHEMA_BROKEN = /no such (table|column)|has no column|syntax error|SQLITE_ERROR/i
-
-type Failure = 'retry' | 'row' | 'schema'
-function classify(error: unknown): Failure {
-  if (error instanceof TypeError) return 'schema'
-  const message = error instanceof Error ? error.message : String(error)
-  return ROW_REJECTED.test(message) ? 'row' : SCHEMA_BROKEN.test(message) ? 'schema' : 'retry'
-}
-
-/** Thrown inside a write when D1 should be tried again later, with the events not yet written. */
-class RetryLater extends Error {
-  constructor(readonly rest: JudgedRequest[], readonly reason: unknown) {
-    super('retry later')
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
@@ -149,6 +127,14 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
   const storedVersions = new Set<string>()
   const stats = { recorded: 0, written: 0, failures: 0, dropped: 0, get buffered() { return backlog.held } }
 
+  const complaints = new Set<string>()
+  /** A failure no retry mends is logged once per isolate, whatever the number of requests. */
+  const once = (what: string, error: unknown) => {
+    if (complaints.has(what)) return
+    complaints.add(what)
+    log(`robots-edge ledger: ${what} (logged once)`, error)
+  }
+
   const open = (): Episode => (episode ??= new Episode(`${(isolate ??= crypto.randomUUID().slice(0, 8))}-${++episodes}`, now()))
 
   function drop(events: readonly JudgedRequest[], why: string): void {
@@ -170,12 +156,18 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     }
     let events = batch
     const pending = [...versions]
-    try {
-      let placed: Map<string, string> | undefined
-      if (opts.hosts) {
+    let placed: Map<string, string> | undefined
+    if (opts.hosts) {
+      try {
         placed = await opts.hosts.place(db, new Set([...batch.map((e) => e.host), ...pending.map(([, v]) => v.host)]), now())
         events = batch.map((e) => (placed!.get(e.host) === e.host ? e : { ...e, host: placed!.get(e.host)! }))
+      } catch (error) {
+        if (classify(error) === 'retry') throw new RetryLater(batch, error)
+        // No ledger_hosts table (migration 0010 not applied): store under the hosts as they are.
+        once('the cap on distinct hosts cannot be applied', error)
       }
+    }
+    try {
       // The report needs each event's version row: written first, retried like the events.
       for (const [key, version] of pending) {
         await recordRobotsVersion(db, { ...version, host: placed?.get(version.host) ?? version.host })
@@ -187,7 +179,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
       if (classify(error) === 'retry') throw new RetryLater(batch, error)
       // A schema D1 cannot take: retrying would hold the backlog for nothing.
       for (const [key] of pending) versions.delete(key)
-      log('robots-edge ledger: D1 refused a robots.txt version', error)
+      once('D1 refuses robots.txt versions', error)
     }
     await writeRows(db, events)
   }
