@@ -53,7 +53,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 
-describe('report: the local D1', () => {
+// Each test starts wrangler's local runtime over the D1 files: seconds on a busy 2-core machine.
+describe('report: the local D1', { timeout: 60_000 }, () => {
   it('prints the per-agent table, worst first, with verdicts, spoofed claims and the rules with their lines', async () => {
     const io = captureIo()
     expect(await report({ persistTo: dir }, io)).toBe(0)
@@ -76,13 +77,13 @@ describe('report: the local D1', () => {
     await report({ persistTo: dir }, io)
     expect(io.text()).not.toMatch(/[\x1b\u202e]/)
     expect(io.text()).toContain('Ink\\u{1B}[31m Corp \\u{202E}evil')
-  }, 60_000) // starts wrangler's local runtime
+  })
 
   it('says how many events could not be stored, and when', async () => {
     const io = captureIo()
     await report({ persistTo: dir }, io)
     expect(io.text()).toMatch(/^1,234 events could not be stored between \d{4}-\d\d-\d\d \d\d:\d\d and \d{4}-\d\d-\d\d \d\d:\d\d UTC \(D1 was unavailable; they are not in these counts\)\.$/m)
-  }, 60_000) // starts wrangler's local runtime
+  })
 
   it('applies the filters and prints the API document with --json', async () => {
     const io = captureIo()
