@@ -4,7 +4,7 @@ import { cfOf, cloudflareVouches } from '../bots/verify.ts'
 import type { Policies, Policy } from '../config/index.ts'
 import type { JudgedRequest, Verification } from '../events.ts'
 import { buildEvent, hashIp } from '../guard/event.ts'
-import { declaredBot, judge } from '../guard/judge.ts'
+import { agentKey, decide, declaredBot } from '../guard/judge.ts'
 import type { Verdict } from '../robots/index.ts'
 import { envOf } from './robots-txt.ts'
 
@@ -22,7 +22,8 @@ export interface BotGuardOptions {
   /** The per-isolate policy store (`createPolicies(config)`), shared with `robotsTxt()`. */
   policies: Policies
   /**
-   * Confirms a claimed identity. Default: `verified` when Cloudflare says so
+   * Confirms a claimed identity (see src/bots/verify.ts for the rule the
+   * Worker uses). Default: `verified` when Cloudflare says so
    * (`request.cf.verifiedBotCategory` or `botManagement.verifiedBot`), else
    * `unverified`.
    */
@@ -114,16 +115,16 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
       const identity = identifyAgent(userAgent) ?? declaredBot(userAgent, policy)
       if (identity === null) return null
       // The whole URL: a path such as `//docs/x` alone would read as a host.
-      const verdict = judge(policy, identity, url.href)
-      const mode = policy.modeFor(verdict.group)
+      const decision = decide(policy, identity, url.href)
+      const { verdict, mode } = decision
       if (mode === 'off') return null
-      const verification = await verify(c, identity)
+      const verification = await verify(c, decision.identity)
       const refuse =
         mode === 'block' && (!verdict.allowed || (verification === 'spoofed' && policy.config.guard.spoofed === 'block'))
-      const judgment: RobotsJudgment = { identity, verdict, verification, action: refuse ? 'block' : 'pass' }
+      const judgment: RobotsJudgment = { identity: decision.identity, verdict, verification, action: refuse ? 'block' : 'pass' }
       const event = buildEvent({
-        type: 'request', request: c.req.raw, url, identity, policy, verdict, verification, mode,
-        action: judgment.action, status: refuse ? policy.config.guard.status : 0,
+        type: 'request', request: c.req.raw, url, identity: decision.identity, policy, verdict, verification, mode,
+        action: judgment.action, status: refuse ? policy.config.guard.status : 0, also: decision.also,
       })
       return { judgment, policy, event }
     } catch (error) {
@@ -164,7 +165,8 @@ export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'ver
       const url = new URL(c.req.url)
       const verification = await verify(c, identity)
       const verdict: Verdict = { allowed: true, group: policy.matcher.groupFor(identity.tokens), rule: null }
-      const event = buildEvent({ type: 'robots-txt', request: c.req.raw, url, identity, policy, verdict, verification, mode: policy.config.guard.mode, action: 'pass', status: 0 })
+      const also = (identity.others ?? []).map(agentKey)
+      const event = buildEvent({ type: 'robots-txt', request: c.req.raw, url, identity, policy, verdict, verification, mode: policy.config.guard.mode, action: 'pass', status: 0, also })
       const ipHash = await hashIp(c.req.header('cf-connecting-ip') ?? null, options.ipSalt?.(c))
       await record(ipHash === undefined ? event : { ...event, ipHash }, c, policy)
     })().catch((error: unknown) => console.error('robots-edge: record failed', error))
