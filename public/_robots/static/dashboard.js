@@ -155,4 +155,12 @@ $('drill-more').addEventListener('click', () => {
   if (drill.next !== null) void openDrill(drill.agent, drill.next)
 })
 
+/** Verification coverage: one plain sentence per operator whose IP ranges are missing or stale (issue 8 §2). */
+async function showCoverage() {
+  const coverage = await getJson(`${api}/verification`).catch(() => null)
+  const notes = (coverage?.operators ?? []).filter((o) => typeof o.message === 'string')
+  if (notes.length > 0) status.before(el('div', { id: 'coverage', className: 'status warn', role: 'note' }, ...notes.map((o) => el('p', {}, o.message))))
+}
+
 void load()
+void showCoverage()
