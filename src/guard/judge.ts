@@ -160,12 +160,17 @@ export const agentKey = (identity: AgentIdentity): string => identity.id ?? iden
  * // { identity: { id: 'gptbot', ... }, verdict: { allowed: false, group: 'gptbot', ... }, mode: 'block', also: ['googlebot'] }
  */
 export function decide(policy: Policy, identity: AgentIdentity, url: string): Decision {
-  const candidates = [identity, ...(identity.others ?? [])]
-  let best = { identity, ...assess(policy, identity, url) }
-  for (const other of candidates.slice(1)) {
-    const next = { identity: other, ...assess(policy, other, url) }
-    if (severity(next) > severity(best)) best = next
+  const own = assess(policy, identity, url)
+  const others = identity.others
+  if (others === undefined || others.length === 0) return { identity, verdict: own.verdict, mode: own.mode, also: NONE }
+  let best: Decision = { identity, verdict: own.verdict, mode: own.mode, also: NONE }
+  for (const other of others) {
+    const next = assess(policy, other, url)
+    if (severity(next) > severity(best)) best = { identity: other, verdict: next.verdict, mode: next.mode, also: NONE }
   }
-  const also = candidates.filter((c) => c !== best.identity).map(agentKey)
-  return { ...best, also: [...new Set(also)].filter((k) => k !== agentKey(best.identity)) }
+  const chosen = agentKey(best.identity)
+  const also = [...new Set([identity, ...others].map(agentKey))].filter((key) => key !== chosen)
+  return { ...best, also }
 }
+
+const NONE: readonly string[] = Object.freeze([])

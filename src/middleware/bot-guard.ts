@@ -47,7 +47,7 @@ export interface BotGuardOptions {
  * percent of throughput.
  */
 export function logLine(event: JudgedRequest): string {
-  return JSON.stringify({
+  const line: Record<string, unknown> = {
     robotsEdge: event.type === 'request' ? 'judged' : 'robots-txt',
     host: event.host,
     method: event.method,
@@ -62,7 +62,10 @@ export function logLine(event: JudgedRequest): string {
     status: event.status,
     version: event.robotsVersion,
     ua: event.userAgent.slice(0, 160),
-  })
+  }
+  // Other crawlers an ambiguous header names (`Googlebot/2.1 GPTBot/1.1`).
+  if (event.also !== undefined) line.also = event.also
+  return JSON.stringify(line)
 }
 
 /** Cloudflare's own verdict on the client, when the zone has it. */
@@ -71,11 +74,18 @@ export function cloudflareVerification(c: Context): Verification {
 }
 
 /**
- * Judges every request from a crawler by the rules it was served: the same
- * compiled matcher that rendered /robots.txt for this host. People and
- * unidentified clients pass untouched; `log` records the verdict; `block`
+ * Judges every request from an automated client by the rules it was served:
+ * the same compiled matcher that rendered /robots.txt for this host. People
+ * and unidentified clients pass untouched; `log` records the verdict; `block`
  * refuses a disallowed request; an allowed request always passes. Mount it
  * after `robotsTxt()`.
+ *
+ * Crawlers and generic tools alike answer to `*` when no group names them,
+ * except the fetchers `guard.exempt` lists. A path is disallowed when it is
+ * as requested or with its percent-encoded unreserved octets decoded
+ * (guard/readings.ts). Where the deployment serves disallow-all (staging, a
+ * preview host), each agent keeps the mode of its config group. A header
+ * naming several crawlers is judged by the stricter verdict.
  *
  * @example
  * app.use(robotsTxt({ policies }))
