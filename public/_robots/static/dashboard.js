@@ -159,7 +159,11 @@ $('drill-more').addEventListener('click', () => {
 async function showCoverage() {
   const coverage = await getJson(`${api}/verification`).catch(() => null)
   const notes = (coverage?.operators ?? []).filter((o) => typeof o.message === 'string')
-  if (notes.length > 0) status.before(el('div', { id: 'coverage', className: 'status warn', role: 'note' }, ...notes.map((o) => el('p', {}, o.message))))
+  if (notes.length === 0) return
+  const shown = notes.slice(0, 3).map((o) => el('p', {}, o.message))
+  const rest = notes.slice(3).map((o) => o.operator)
+  if (rest.length > 0) shown.push(el('p', {}, `The IP ranges of ${rest.join(', ')} are not loaded or stale either (${api}/verification).`))
+  status.before(el('div', { id: 'coverage', className: 'status warn', role: 'note' }, ...shown))
 }
 
 void load()
