@@ -56,7 +56,7 @@ export interface RefreshOptions {
   readonly lists?: readonly IpRangeList[]
   /** Per-list time limit, headers and body together. Default: 10 000 ms. */
   readonly timeoutMs?: number
-  /** Largest body accepted. Default: 2 MiB (Google's googlebot.json is about 60 KiB). */
+  /** Largest body accepted. Default: 2 MiB (Google's common-crawlers.json is about 60 KiB). */
   readonly maxBytes?: number
 }
 
