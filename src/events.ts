@@ -61,4 +61,10 @@ export interface JudgedRequest {
   readonly asn?: number
   /** Salted SHA-256 of the client IP (hex, truncated); the raw address is never stored. */
   readonly ipHash?: string
+  /**
+   * Other crawlers the same User-Agent names (`Googlebot/2.1 GPTBot/1.1`), by
+   * registry id (else first token). `agent` is the one judged: the stricter
+   * verdict of them all. Absent when the header names one crawler.
+   */
+  readonly also?: readonly string[]
 }

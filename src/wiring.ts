@@ -3,19 +3,24 @@ import type { AgentIdentity } from './bots/index.ts'
 import { cfOf, verifyClaim } from './bots/verify.ts'
 import type { Policy } from './config/index.ts'
 import type { JudgedRequest, Verification } from './events.ts'
+import { verificationCoverage, type VerificationCoverage } from './guard/coverage.ts'
 import { writeToAnalyticsEngine } from './storage/analytics-engine.ts'
-import { createIpRangeLoader, refreshIpRanges } from './storage/ip-ranges.ts'
+import { createIpRangeLoader } from './storage/ip-range-loader.ts'
+import { refreshIpRanges } from './storage/ip-ranges.ts'
 import { pruneLedger, recordRobotsVersion } from './storage/ledger.ts'
 import { createRecorder, type Recorder } from './storage/recorder.ts'
 
 /**
  * The Worker's storage and verification, per isolate: one recorder that
  * batches events into D1, the set of robots.txt versions already recorded,
- * and the operators' IP ranges loaded from KV once (see storage/ip-ranges).
+ * and the operators' IP ranges loaded from KV and kept current (see
+ * storage/ip-range-loader.ts).
  */
 export interface Wiring {
   record(event: JudgedRequest, c: Context, policy: Policy): Promise<void>
   verify(c: Context, identity: AgentIdentity): Promise<Verification>
+  /** Which operators' IP ranges this isolate has loaded, fetched when, stale or not. */
+  coverage(c: Context): Promise<VerificationCoverage>
   scheduled(env: Env, now?: number): Promise<void>
   readonly recorder: () => Recorder | undefined
 }
@@ -69,6 +74,13 @@ export function createWiring(): Wiring {
       const ip = c.req.header('cf-connecting-ip') ?? null
       const ranges = env?.ROBOTS_KV ? await loadIpRanges(env.ROBOTS_KV) : new Map()
       return verifyClaim(identity.id, ip, cf, ranges)
+    },
+
+    async coverage(c) {
+      const env = envOf(c)
+      // Reading first picks up a refresh that landed since the last request.
+      if (env?.ROBOTS_KV) await loadIpRanges(env.ROBOTS_KV)
+      return verificationCoverage(loadIpRanges.snapshot(), Date.now())
     },
 
     async scheduled(env, now = Date.now()) {

@@ -1,3 +1,4 @@
+import { USER_TRIGGERED_FETCHERS } from '../guard/exempt.ts'
 import type { ConfigContext, ConfigInput, ResolvedConfig, ResolvedRule, RobotsConfig, RuleConfig, SingleRuleConfig } from './types.ts'
 import { ConfigError, validateConfig, type ConfigIssue } from './validate.ts'
 
@@ -9,8 +10,10 @@ export const DEFAULTS = {
     body: 'Refused: this site\'s robots.txt disallows this path for your crawler.\n',
     headers: {},
     spoofed: 'judge',
+    exempt: USER_TRIGGERED_FETCHERS,
   },
   cacheControl: 'public, max-age=300',
+  forwardedHeaders: 'overwrite',
   previewHosts: ['*.workers.dev', '*.pages.dev'],
   env: 'production',
 } as const
@@ -106,8 +109,10 @@ export function resolveConfig(input: ConfigInput, context: ConfigContext): { con
       body: c.guard?.body ?? DEFAULTS.guard.body,
       headers: { ...DEFAULTS.guard.headers, ...c.guard?.headers },
       spoofed: c.guard?.spoofed ?? DEFAULTS.guard.spoofed,
+      exempt: (c.guard?.exempt ?? DEFAULTS.guard.exempt).map((token) => token.toLowerCase()),
     },
     cacheControl: c.cacheControl ?? DEFAULTS.cacheControl,
+    forwardedHeaders: c.forwardedHeaders ?? DEFAULTS.forwardedHeaders,
   }
   return { config, warnings }
 }
