@@ -18,6 +18,8 @@ import { createRecorder, type Recorder } from './storage/recorder.ts'
 export interface Wiring {
   record(event: JudgedRequest, c: Context, policy: Policy): Promise<void>
   verify(c: Context, identity: AgentIdentity): Promise<Verification>
+  /** What the request's Web Bot Auth signature showed, once `verify` ran for it; `record` adds it to the event. */
+  signatureOf(request: Request): SignatureEvidence | undefined
   scheduled(env: Env, now?: number): Promise<void>
   readonly recorder: () => Recorder | undefined
 }
@@ -41,6 +43,8 @@ export function createWiring(): Wiring {
 
   return {
     recorder: () => recorder,
+
+    signatureOf: (request) => signatures.get(request),
 
     async record(judged, c, policy) {
       const env = envOf(c)
