@@ -82,7 +82,7 @@ function componentValue(request: Request, url: URL, name: string, params: Readon
 }
 
 /** Ed25519 over the signature base (RFC 9421 §3.3.6). False for a signature of the wrong length. */
-export async function verifyEd25519(key: CryptoKey, signature: Uint8Array, base: string): Promise<boolean> {
+export async function verifyEd25519(key: CryptoKey, signature: Uint8Array<ArrayBuffer>, base: string): Promise<boolean> {
   if (signature.length !== 64) return false
   try {
     return await crypto.subtle.verify('Ed25519', key, signature, new TextEncoder().encode(base))

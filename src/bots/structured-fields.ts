@@ -16,7 +16,7 @@ export class Token {
 export class Decimal {
   constructor(readonly value: number) {}
 }
-export type BareItem = string | number | boolean | Token | Decimal | Uint8Array
+export type BareItem = string | number | boolean | Token | Decimal | Uint8Array<ArrayBuffer>
 export type Parameters = Map<string, BareItem>
 export type Item = readonly [BareItem, Parameters]
 export type InnerList = readonly [readonly Item[], Parameters]

@@ -34,12 +34,18 @@ export interface KeyDirectoryOptions {
   readonly fetchesPerMinute?: number
 }
 
+/** The two Workers KV calls used here (a `KVNamespace` is one). */
+export interface DirectoryStore {
+  get(key: string, type: 'json'): Promise<unknown>
+  put(key: string, value: string, options: { expirationTtl: number }): Promise<void>
+}
+
 /** Finds the Ed25519 key `keyId` in the directory at `origin`. Never throws. */
 export type KeyResolver = (origin: string, keyId: string) => Promise<KeyLookup>
 
 export interface KeyDirectories {
   /** The resolver for one request: its KV namespace (optional) and clock. */
-  resolver(kv: KVNamespace | undefined, now?: number): KeyResolver
+  resolver(kv: DirectoryStore | undefined, now?: number): KeyResolver
 }
 
 /** Prefix of every KV key this module writes. */
@@ -138,10 +144,10 @@ export function createKeyDirectories(options: KeyDirectoryOptions = {}): KeyDire
     }
   }
 
-  async function readStored(kv: KVNamespace, origin: string): Promise<Entry | undefined> {
+  async function readStored(kv: DirectoryStore, origin: string): Promise<Entry | undefined> {
     try {
-      const value = await kv.get<Stored>(`${KEY_DIRECTORY_PREFIX}${directoryUrl(origin)}`, 'json')
-      if (value === null || !Array.isArray(value.keys) || !Array.isArray(value.unsupported) || typeof value.freshUntil !== 'number' || typeof value.fetchedAt !== 'number') return undefined
+      const value = (await kv.get(`${KEY_DIRECTORY_PREFIX}${directoryUrl(origin)}`, 'json')) as Stored | null
+      if (value === null || typeof value !== 'object' || !Array.isArray(value.keys) || !Array.isArray(value.unsupported) || typeof value.freshUntil !== 'number' || typeof value.fetchedAt !== 'number') return undefined
       return { ...value }
     } catch (error) {
       console.error('robots-edge: could not read a cached key directory', error)
@@ -149,7 +155,7 @@ export function createKeyDirectories(options: KeyDirectoryOptions = {}): KeyDire
     }
   }
 
-  async function store(kv: KVNamespace | undefined, origin: string, stored: Stored, now: number): Promise<void> {
+  async function store(kv: DirectoryStore | undefined, origin: string, stored: Stored, now: number): Promise<void> {
     if (kv === undefined) return
     // Kept past its freshness, so an outage of the directory does not revoke
     // its keys at once (§6.8: a failed fetch "MUST NOT evict a cached entry").

@@ -41,7 +41,7 @@ describe('RFC 9421 signature base: the draft test vectors', () => {
     const base = signatureBase(request, new URL(request.url), input)
     expect(base).toBe([...v.base, `"@signature-params": ${v.input.slice('sig2='.length)}`].join('\n'))
     const key = await importDirectoryKey({ kid: RFC_KEY_ID, x: RFC_KEY_X })
-    const bytes = parseDictionary(v.signature).get('sig2')![0] as Uint8Array
+    const bytes = parseDictionary(v.signature).get('sig2')![0] as Uint8Array<ArrayBuffer>
     expect(await verifyEd25519(key!, bytes, base)).toBe(true)
     expect(await verifyEd25519(key!, bytes, base.replace('example.com', 'example.org'))).toBe(false)
   })

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createKeyDirectories, KEY_DIRECTORY_PREFIX } from '../../src/storage/key-directories.ts'
+import { createKeyDirectories, KEY_DIRECTORY_PREFIX, type DirectoryStore } from '../../src/storage/key-directories.ts'
 import { createSigner, DIRECTORY, fakeFetch, type TestSigner } from '../bots/web-bot-auth-signer.ts'
 
 // The directory cache in workerd, with the real KV binding: per isolate,
@@ -133,7 +133,7 @@ describe('failures', () => {
   })
 
   it('survives a KV namespace that throws', async () => {
-    const broken = { get: async () => Promise.reject(new Error('KV down')), put: async () => Promise.reject(new Error('KV down')) } as unknown as KVNamespace
+    const broken = { get: async () => Promise.reject<unknown>(new Error('KV down')), put: async () => Promise.reject<void>(new Error('KV down')) } satisfies DirectoryStore
     const { fetch } = fakeFetch({ [DIRECTORY]: served(() => signer.directory()) })
     const errors: unknown[] = []
     const original = console.error
