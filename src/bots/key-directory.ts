@@ -1,11 +1,11 @@
 /**
  * HTTP Message Signatures directories (draft-ietf-webbotauth-httpsig-protocol
- * §5): where a signing agent publishes its public keys, and how a JWK Set
+ * §"Key Distribution and Discovery"): where a signing agent publishes its public keys, and how a JWK Set
  * served there is read. Only Ed25519 keys are kept (RFC 8037); each key is
  * known by its JWK thumbprint (RFC 7638), the `keyid` signatures name.
  */
 
-/** §7.1: the well-known path of a directory, at the origin `Signature-Agent` names. */
+/** §"Well-Known URI": the well-known path of a directory, at the origin `Signature-Agent` names. */
 export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory'
 
 /** The URL fetched for a directory origin (`https://agent.bot.goog`). */
@@ -33,13 +33,13 @@ export interface ParsedDirectory {
 }
 
 /**
- * Most keys read from one directory. §6 asks for a bound ("a JWKS with many
+ * Most keys read from one directory. §"Server-Side Request Forgery" asks for a bound ("a JWKS with many
  * keys forces O(n) key search"); rotation needs two or three.
  */
 export const MAX_DIRECTORY_KEYS = 32
 
 /**
- * Keys published as examples, refused wherever they appear (§6: "Verifiers
+ * Keys published as examples, refused wherever they appear (§"Test and Demonstration Keys": "Verifiers
  * SHOULD reject known test keys"): RFC 9421 Appendix B.1.4's Ed25519 key.
  */
 const TEST_KEYS = new Set(['poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U'])
@@ -67,7 +67,7 @@ function base64url(bytes: Uint8Array): string {
  * Reads a directory body: a JWK Set (RFC 7517 §5). Keys that are not
  * Ed25519, malformed, marked for encryption (`use` other than `sig`),
  * published with their private part, or
- * whose `kid` differs from their thumbprint (§5: "it MUST be set to the
+ * whose `kid` differs from their thumbprint (§"Key Distribution and Discovery": "it MUST be set to the
  * thumbprint") are skipped, never trusted. Returns null when the body is no
  * JWK Set at all. Never throws.
  *
@@ -128,12 +128,12 @@ export async function importDirectoryKey(key: DirectoryKey): Promise<CryptoKey |
   }
 }
 
-/** Why no key could be had from a directory: discovery failed (§6.8), which says nothing about the signer. */
+/** Why no key could be had from a directory: discovery failed (§"Discovery Failure"), which says nothing about the signer. */
 export type DirectoryFailure = 'timeout' | 'redirect' | 'http-status' | 'too-large' | 'not-a-directory' | 'network' | 'busy'
 
 export type KeyLookup =
   | { readonly status: 'found'; readonly key: CryptoKey; readonly nbf?: number; readonly exp?: number }
-  /** The directory resolved, and has no such key: evidence (§6.8), not a failure. */
+  /** The directory resolved, and has no such key: evidence (§"Discovery Failure"), not a failure. */
   | { readonly status: 'absent' }
   /** The key exists but is not Ed25519. */
   | { readonly status: 'unsupported' }
@@ -143,7 +143,7 @@ export type KeyLookup =
 export interface CacheBounds {
   /** Shortest (a `max-age=0` directory would be fetched on every request). */
   readonly floor: number
-  /** Longest (§5.3: a removed key keeps verifying until caches expire). */
+  /** Longest (§"Key Rotation": a removed key keeps verifying until caches expire). */
   readonly ceiling: number
   /** When the response states no lifetime. */
   readonly fallback: number

@@ -1,10 +1,10 @@
 import { isInnerList, parseDictionary, parseItem, Token } from './structured-fields.ts'
 
 /**
- * Reading `Signature-Agent` (draft-ietf-webbotauth-httpsig-protocol §4.1.1):
+ * Reading `Signature-Agent` (draft-ietf-webbotauth-httpsig-protocol §"Signature-Agent"):
  * which key directory a Web Bot Auth signature says its key comes from.
  * The value is client-controlled and names a host this Worker then fetches,
- * so it is validated as strictly as an outbound URL must be (§6, SSRF).
+ * so it is validated as strictly as an outbound URL must be (§"Server-Side Request Forgery").
  */
 
 /** Why a `Signature-Agent` value names no directory this Worker will fetch. */
@@ -22,7 +22,7 @@ const MAX_HEADER = 4096
 /**
  * The directory origin a signature's covered `signature-agent` component
  * names. `key` is the component's `key` parameter: the dictionary member
- * (§4.1.1); without it, the legacy form, a bare String (§4.1.1: "A verifier
+ * (§"Signature-Agent"); without it, the legacy form, a bare String (§"Signature-Agent": "A verifier
  * MAY accept that form"). Never throws.
  *
  * @example
@@ -34,7 +34,7 @@ export function signatureAgentOrigin(header: string, key: string | undefined): S
   try {
     const item = key === undefined ? parseItem(header) : parseDictionary(header).get(key)
     if (item === undefined || isInnerList(item) || typeof item[0] !== 'string') return BAD
-    // §5: "When `type` is absent, its value is `directory`"; a verifier ignores types it does not support.
+    // §"Key Distribution and Discovery": "When `type` is absent, its value is `directory`"; a verifier ignores types it does not support.
     const type = item[1].get('type')
     if (type !== undefined && !(type instanceof Token && type.value === 'directory')) return { ok: false, problem: 'unsupported-discovery' }
     const origin = directoryOrigin(item[0])
@@ -48,9 +48,9 @@ const BAD: SignatureAgentValue = Object.freeze({ ok: false, problem: 'bad-signat
 
 /**
  * The ASCII origin (`https://host[:port]`) a `directory` member names, or null
- * when it is not one this Worker may fetch. §5: the value "MUST be the ASCII
+ * when it is not one this Worker may fetch. §"Key Distribution and Discovery": the value "MUST be the ASCII
  * serialization of an origin" (an empty path `/` may be accepted) and https;
- * §6 (SSRF): no fetch to loopback, private or link-local addresses. Host
+ * §"Server-Side Request Forgery": no fetch to loopback, private or link-local addresses. Host
  * names are not resolved here, so every IP literal is refused (an operator
  * publishes its directory under a name) along with names that only resolve
  * inside a network (`localhost`, `.local`, `.internal`, single labels).

@@ -6,7 +6,8 @@ import { signatureAgentOrigin } from './signature-agent.ts'
 import { isInnerList, parseDictionary, type Dictionary, type InnerList } from './structured-fields.ts'
 
 /**
- * Web Bot Auth (draft-ietf-webbotauth-httpsig-protocol): checks the HTTP
+ * Web Bot Auth (draft-ietf-webbotauth-httpsig-protocol-01, cited below by
+ * section title as §"..."): checks the HTTP
  * Message Signature (RFC 9421) a bot attached to a request against the keys
  * its `Signature-Agent` directory publishes: the profile (tag, lifetime,
  * covered components, where the key comes from) here, the signature base in
@@ -16,20 +17,20 @@ import { isInnerList, parseDictionary, type Dictionary, type InnerList } from '.
 /** Why a signature is not valid. */
 export type SignatureFailure =
   | 'malformed' // unparsable Signature, Signature-Input or Signature-Agent, or labels that do not pair
-  | 'tag' // no signature tagged `web-bot-auth` (§4.1: tag "MUST be `web-bot-auth`")
-  | 'missing-parameter' // no `created`, `expires` or `keyid` (§4.1: MUST)
+  | 'tag' // no signature tagged `web-bot-auth` (§"Generating HTTP Message Signature": tag "MUST be `web-bot-auth`")
+  | 'missing-parameter' // no `created`, `expires` or `keyid` (§"Generating HTTP Message Signature": MUST)
   | 'expired'
   | 'not-yet-valid' // `created` in the future, past the clock-skew allowance
   | 'too-long-lived' // `expires` further from `created` than allowed
-  | 'authority-not-covered' // neither `@authority` nor `@target-uri` signed (§4.1)
-  | 'no-signature-agent' // §4.1.1: "A signed request MUST carry the `Signature-Agent` header"
-  | 'signature-agent-not-covered' // §4.1.1: its member "MUST be signed as a component"
+  | 'authority-not-covered' // neither `@authority` nor `@target-uri` signed (§"Generating HTTP Message Signature")
+  | 'no-signature-agent' // §"Signature-Agent": "A signed request MUST carry the `Signature-Agent` header"
+  | 'signature-agent-not-covered' // §"Signature-Agent": its member "MUST be signed as a component"
   | 'bad-signature-agent' // names no https origin this Worker may fetch
   | 'unknown-key' // the directory resolved and does not hold `keyid`
   | 'key-expired' // the directory's `nbf`/`exp` for the key exclude now
   | 'bad-signature' // the bytes do not verify: tampered, replayed to another host, wrong key
 
-/** Why a signature could not be checked: nothing is learnt about the signer (§6.8, Appendix B.1 "unverified"). */
+/** Why a signature could not be checked: nothing is learnt about the signer (§"Discovery Failure", §"Verifier Outcomes" "unverified"). */
 export type SignatureUncheckable = 'timeout' | 'redirect' | 'http-status' | 'too-large' | 'not-a-directory' | 'network' | 'busy' | 'unsupported'
 
 export type SignedRequest =
@@ -45,7 +46,7 @@ export interface SignedRequestOptions {
   readonly now?: number
   /** Allowance for the signer's clock, in seconds. Default: 60. */
   readonly clockSkew?: number
-  /** Longest `expires - created` accepted, in seconds. Default: 86 400 (§4.1: "RECOMMENDED that expiry be no more than 24 hours"). */
+  /** Longest `expires - created` accepted, in seconds. Default: 86 400 (§"Generating HTTP Message Signature": "RECOMMENDED that expiry be no more than 24 hours"). */
   readonly maxLifetime?: number
 }
 
@@ -58,7 +59,7 @@ const MAX_FIELD = 8192
  * Verifies the Web Bot Auth signature of a request. A request without a
  * `Signature` header is `unsigned` after one header lookup, and nothing else
  * is done. Bad headers and bad signatures are results, never exceptions.
- * Nonces are not tracked: the draft adds no nonce requirement (§4.1.3,
+ * Nonces are not tracked: the draft adds no nonce requirement (§"Replay Protection",
  * deferring to RFC 9421 §7.2.2), and the lifetime bound limits replay.
  *
  * @example
@@ -80,7 +81,7 @@ export async function verifySignedRequest(request: Request, options: SignedReque
   } catch {
     return { status: 'invalid', reason: 'malformed' }
   }
-  // §4.2 allows several signatures; each is checked on its own, the first valid one counts.
+  // §"Multiple Signatures" allows several signatures; each is checked on its own, the first valid one counts.
   const labels = [...inputs].filter(([, member]) => isInnerList(member) && member[1].get('tag') === 'web-bot-auth').slice(0, MAX_SIGNATURES)
   if (labels.length === 0) return { status: 'invalid', reason: 'tag' }
   let first: SignedRequest | undefined
@@ -136,11 +137,11 @@ function checkProfile(request: Request, label: string, member: InnerList, now: n
   if ((expires as number) - (created as number) > maxLifetime || (expires as number) < (created as number)) return { status: 'invalid', reason: 'too-long-lived' }
   if (alg !== undefined && alg !== 'ed25519') return { status: 'unverifiable', reason: 'unsupported' }
   const components = member[0].map(([name, componentParams]) => ({ name, key: componentParams.get('key') }))
-  // §4.1: at least one of them, so a signature cannot be replayed to another host.
+  // §"Generating HTTP Message Signature": at least one of them, so a signature cannot be replayed to another host.
   if (!components.some((c) => c.name === '@authority' || c.name === '@target-uri')) return { status: 'invalid', reason: 'authority-not-covered' }
   const header = request.headers.get('signature-agent')
   if (header === null) return { status: 'invalid', reason: 'no-signature-agent' }
-  // §4.2: a signature is attributed only to a member it covers; its own (keyed by its label) first.
+  // §"Multiple Signatures": a signature is attributed only to a member it covers; its own (keyed by its label) first.
   const agents = components.filter((c) => c.name === 'signature-agent')
   const covered = agents.find((c) => c.key === label) ?? agents[0]
   if (covered === undefined) return { status: 'invalid', reason: 'signature-agent-not-covered' }

@@ -6,11 +6,11 @@ export type { DirectoryFailure, KeyLookup }
  * Web Bot Auth key directories, fetched on demand and cached twice: per
  * isolate, and in Workers KV so other isolates skip the fetch. Lookups are
  * keyed by directory URL and key id (draft-ietf-webbotauth-httpsig-protocol
- * §4.3: "Key lookup MUST be keyed on the (URL, key) pair"); a directory is
+ * §"Validating Message Signature": "Key lookup MUST be keyed on the (URL, key) pair"); a directory is
  * stored whole, under `web-bot-auth:v1:<directory URL>`, since its few keys
  * arrive in one response.
  *
- * The origins come from clients, so every fetch is bounded (§6): https only
+ * The origins come from clients, so every fetch is bounded (§"Server-Side Request Forgery"): https only
  * (checked by the caller), no redirect followed, a time and a size limit, a
  * per-isolate fetch budget, and failures remembered briefly.
  */
@@ -121,7 +121,7 @@ export function createKeyDirectories(options: KeyDirectoryOptions = {}): KeyDire
   async function fetchDirectory(origin: string, now: number): Promise<Fetched> {
     const attempt = (async (): Promise<Fetched> => {
       const response = await fetchFn(directoryUrl(origin), {
-        // §5: "MUST NOT automatically follow HTTP redirects"; only a 200 is a directory.
+        // §"Key Distribution and Discovery": "MUST NOT automatically follow HTTP redirects"; only a 200 is a directory.
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
         headers: { accept: 'application/http-message-signatures-directory+json, application/json;q=0.5' },
@@ -158,7 +158,7 @@ export function createKeyDirectories(options: KeyDirectoryOptions = {}): KeyDire
   async function store(kv: DirectoryStore | undefined, origin: string, stored: Stored, now: number): Promise<void> {
     if (kv === undefined) return
     // Kept past its freshness, so an outage of the directory does not revoke
-    // its keys at once (§6.8: a failed fetch "MUST NOT evict a cached entry").
+    // its keys at once (§"Discovery Failure": a failed fetch "MUST NOT evict a cached entry").
     const ttl = Math.ceil((stored.freshUntil - now) / 1000) + bounds.ceiling
     await kv.put(`${KEY_DIRECTORY_PREFIX}${directoryUrl(origin)}`, JSON.stringify(stored), { expirationTtl: Math.max(60, ttl) }).catch((error: unknown) => {
       console.error('robots-edge: could not cache a key directory', error)
