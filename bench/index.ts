@@ -9,5 +9,5 @@ console.log(`robots-edge benchmarks, node ${process.version}, ${new Date().toISO
 runRobotsBench()
 console.log('\n## identifyAgent vs isbot (same headers, same run)\n')
 printIdentifyBench(await runIdentifyBench())
-await runWebBotAuthBench()
+runWebBotAuthBench()
 await runWorkerBench()
