@@ -1,5 +1,6 @@
 import { printIdentifyBench, runIdentifyBench } from './identify.ts'
 import { runRobotsBench } from './robots.ts'
+import { runWebBotAuthBench } from './web-bot-auth.ts'
 import { runWorkerBench } from './worker.ts'
 
 // `npm run bench` bundles this file with esbuild and runs the bundle, so the
@@ -8,4 +9,5 @@ console.log(`robots-edge benchmarks, node ${process.version}, ${new Date().toISO
 runRobotsBench()
 console.log('\n## identifyAgent vs isbot (same headers, same run)\n')
 printIdentifyBench(await runIdentifyBench())
+runWebBotAuthBench()
 await runWorkerBench()

@@ -1,12 +1,14 @@
 import type { Context } from 'hono'
 import type { AgentIdentity } from './bots/index.ts'
 import { cfOf, verifyClaim } from './bots/verify.ts'
+import { claimBySignature, verifySignedRequest } from './bots/web-bot-auth.ts'
 import type { Policy } from './config/index.ts'
-import type { JudgedRequest, Verification } from './events.ts'
+import type { JudgedRequest, SignatureEvidence, Verification } from './events.ts'
 import { verificationCoverage, type VerificationCoverage } from './guard/coverage.ts'
 import { writeToAnalyticsEngine } from './storage/analytics-engine.ts'
 import { createIpRangeLoader } from './storage/ip-range-loader.ts'
 import { refreshIpRanges } from './storage/ip-ranges.ts'
+import { createKeyDirectories } from './storage/key-directories.ts'
 import { pruneLedger, recordRobotsVersion } from './storage/ledger.ts'
 import { createRecorder, type Recorder } from './storage/recorder.ts'
 
@@ -21,6 +23,8 @@ export interface Wiring {
   verify(c: Context, identity: AgentIdentity): Promise<Verification>
   /** Which operators' IP ranges this isolate has loaded, fetched when, stale or not. */
   coverage(c: Context): Promise<VerificationCoverage>
+  /** What the request's Web Bot Auth signature showed, once `verify` ran for it; `record` adds it to the event. */
+  signatureOf(request: Request): SignatureEvidence | undefined
   scheduled(env: Env, now?: number): Promise<void>
   readonly recorder: () => Recorder | undefined
 }
@@ -32,6 +36,9 @@ export function createWiring(): Wiring {
   let db: D1Database | undefined
   const versions = new Set<string>()
   const loadIpRanges = createIpRangeLoader()
+  const keyDirectories = createKeyDirectories()
+  // What each request's signature showed, from verify() to record(), which sees the same request.
+  const signatures = new WeakMap<Request, SignatureEvidence>()
 
   const recorderFor = (env: Env): Recorder => {
     db = env.DB
@@ -42,9 +49,13 @@ export function createWiring(): Wiring {
   return {
     recorder: () => recorder,
 
-    async record(event, c, policy) {
+    signatureOf: (request) => signatures.get(request),
+
+    async record(judged, c, policy) {
       const env = envOf(c)
       if (!env?.DB) return
+      const signature = signatures.get(c.req.raw)
+      const event = signature === undefined ? judged : { ...judged, signature }
       const r = recorderFor(env)
       const key = `${event.host}\n${event.robotsVersion}`
       if (!versions.has(key)) {
@@ -70,6 +81,16 @@ export function createWiring(): Wiring {
 
     async verify(c, identity) {
       const env = envOf(c)
+      // Web Bot Auth: an unsigned request costs this one header lookup and goes on as before.
+      if (c.req.raw.headers.has('signature')) {
+        const signed = await verifySignedRequest(c.req.raw, { resolveKey: keyDirectories.resolver(env?.ROBOTS_KV) })
+        const decided = claimBySignature(identity.id, signed)
+        if (signed.status !== 'unsigned') {
+          const { status, directory } = signed
+          signatures.set(c.req.raw, { status, decided: decided !== undefined, ...(directory !== undefined && { directory }), ...(signed.status !== 'valid' && { reason: signed.reason }) })
+        }
+        if (decided !== undefined) return decided
+      }
       const cf = cfOf(c.req.raw)
       const ip = c.req.header('cf-connecting-ip') ?? null
       const ranges = env?.ROBOTS_KV ? await loadIpRanges(env.ROBOTS_KV) : new Map()

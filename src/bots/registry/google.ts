@@ -65,7 +65,8 @@ export const google = [
   { id: 'google-cws', tokens: ['google-cws'], uaNames: ['Google-CWS'], operator: 'Google', category: 'Other', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
   { id: 'google-notebooklm', tokens: ['google-notebooklm'], uaNames: ['Google-NotebookLM'], operator: 'Google', category: 'AI Assistant', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
   { id: 'google-gemininotebook', tokens: ['google-gemininotebook'], uaNames: ['Google-GeminiNotebook'], operator: 'Google', category: 'AI Assistant', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
-  { id: 'google-agent', tokens: ['google-agent'], uaNames: ['Google-Agent'], operator: 'Google', category: 'AI Assistant', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
+  // Signs with `Signature-Agent: g="https://agent.bot.goog"` (developers.google.com/crawling/docs/crawlers-fetchers/allow-google-agent).
+  { id: 'google-agent', tokens: ['google-agent'], uaNames: ['Google-Agent'], operator: 'Google', category: 'AI Assistant', obeysRobotsTxt: false, verification: userTriggered, signatureAgent: 'https://agent.bot.goog', docs: FETCHERS },
   { id: 'google-pinpoint', tokens: ['google-pinpoint'], uaNames: ['Google-Pinpoint'], operator: 'Google', category: 'Other', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
   // Sheets' IMPORTXML/IMPORTHTML and Docs' link fetches run on a person's request.
   { id: 'googledocs', tokens: ['googledocs'], uaNames: ['GoogleDocs'], operator: 'Google', category: 'Other', obeysRobotsTxt: false, docs: FETCHERS },
