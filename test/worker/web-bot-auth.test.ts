@@ -77,8 +77,9 @@ describe('signed agents through the real Worker entry', () => {
   it('leaves an unsigned request exactly as before: no directory fetched, the usual verification', async () => {
     const res = await SELF.fetch('http://localhost/wba/unsigned', { headers: { 'user-agent': GOOGLE_AGENT } })
     expect(res.status).toBe(200)
-    // No IP ranges are loaded in this test's KV and no request.cf: unverified, as without Web Bot Auth.
-    expect(await rowFor('/wba/unsigned')).toMatchObject({ agent_key: 'google-agent', verification: 'unverified' })
+    // Google publishes Google-Agent's ranges, but none are loaded in this test's KV and
+    // there is no request.cf: the claim cannot be checked, as without Web Bot Auth.
+    expect(await rowFor('/wba/unsigned')).toMatchObject({ agent_key: 'google-agent', verification: 'unknown' })
     expect(directoryFetches).toEqual([])
   })
 
@@ -126,10 +127,11 @@ describe('the signature evidence on the event', () => {
     const { events, send } = harness()
     const request = await signedRequest(impostor, 'http://localhost/evidence/googlebot', { headers: { 'user-agent': GOOGLEBOT }, agent: 'sig1="https://unknown-signer.example"' })
     expect((await send(request)).status).toBe(200)
-    expect(events[0]).toMatchObject({ verification: 'unverified', signature: { status: 'unverifiable', reason: 'http-status', directory: 'https://unknown-signer.example', decided: false } })
+    // Googlebot's ranges are published but not loaded here: the claim is checked as before, and cannot be.
+    expect(events[0]).toMatchObject({ verification: 'unknown', signature: { status: 'unverifiable', reason: 'http-status', directory: 'https://unknown-signer.example', decided: false } })
     const expired = await signedRequest(impostor, 'http://localhost/evidence/expired', { headers: { 'user-agent': GOOGLEBOT }, created: Math.floor(Date.now() / 1000) - 7200 })
     await send(expired)
-    expect(events[1]).toMatchObject({ verification: 'unverified', signature: { status: 'invalid', reason: 'expired', decided: false } })
+    expect(events[1]).toMatchObject({ verification: 'unknown', signature: { status: 'invalid', reason: 'expired', decided: false } })
   })
 
   it('adds nothing to the event of an unsigned request', async () => {
