@@ -42,6 +42,8 @@ export default defineConfig({
           name: 'workers',
           include: ['test/worker/**/*.test.ts'],
           setupFiles: ['./test/worker/setup.ts'],
+          // An origin that echoes what it receives, for the pass-through tests.
+          globalSetup: ['./test/guard/echo-origin.ts'],
         },
       },
       {

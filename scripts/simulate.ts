@@ -15,11 +15,14 @@
  * fills from the network. Before sending, the simulation writes fixture
  * excerpts of Google's and Bing's lists into the KV `npm run dev` reads
  * (`wrangler kv bulk put --local`), in the exact form the cron's own
- * refreshIpRanges stores (see simulate/ip-ranges.ts). It persists in
- * .wrangler/state; `--no-seed` leaves the KV alone.
+ * refreshIpRanges stores (see simulate/ip-ranges.ts), and waits until the
+ * Worker has loaded them (its coverage route, with ROBOTS_ADMIN_TOKEN from
+ * .dev.vars), so no crawler is judged before the Worker can check its claim,
+ * whenever the Worker first saw one. It persists in .wrangler/state;
+ * `--no-seed` leaves the KV alone.
  */
 import { parseArgs } from 'node:util'
-import { FIXTURE_LISTS, ipRangeEntries, seedLocalKv } from './simulate/ip-ranges.ts'
+import { adminToken, FIXTURE_LISTS, ipRangeEntries, seedLocalKv, waitForRanges } from './simulate/ip-ranges.ts'
 import { formatReport } from './simulate/report.ts'
 import { readRobotsTxt, simulate, WorkerUnreachable, type Progress } from './simulate/run.ts'
 
@@ -73,15 +76,20 @@ async function main(): Promise<number> {
 
   console.log(`robots-edge simulate: ${seconds} s at about ${rate} req/s against ${url.href}`)
   if (seed && isLocal(url)) {
-    // Before any crawler request: the Worker keeps what it read from KV for 10 minutes.
+    // Before any crawler request, and waiting until the Worker has the ranges:
+    // a claim judged before then would read as unknown, not as verified or spoofed.
     try {
       const { entries, lists } = await ipRangeEntries()
       await seedLocalKv(entries)
       console.log(`  Local KV (ROBOTS_KV) seeded with IP ranges (fixture excerpts of the published lists):`)
       for (const { url: list, count } of lists) console.log(`    ${list}  ${count} ranges  (${FIXTURE_LISTS[list]})`)
-      console.log('  (If this Worker judged crawlers before the ranges were first seeded, restart npm run dev: it re-reads them every 10 minutes.)')
+      const token = await adminToken()
+      const loaded = token !== undefined && (await waitForRanges(url.href, token, lists.map((l) => l.url)))
+      console.log(loaded
+        ? '  The Worker has loaded them.'
+        : '  Could not confirm that the Worker loaded them (no ROBOTS_ADMIN_TOKEN in .dev.vars, or no answer within 45 s): early claims may read as unknown.')
     } catch (error) {
-      console.log(`  Could not seed the local KV (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): every crawler claim will read as unverified.`)
+      console.log(`  Could not seed the local KV (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): crawler claims will read as unknown.`)
     }
     console.log('  Each client sends its IP as CF-Connecting-IP; wrangler dev passes it through to the Worker.')
   } else if (!isLocal(url)) {

@@ -31,7 +31,7 @@ export function createApp(config: ConfigInput, deps: AppDeps = {}): Hono<AppEnv>
   app.use(robotsTxt({ policies, onFetch: recordRobotsFetch({ record: deps.record, verify, ipSalt }) }))
   app.use(botGuard({ policies, record: deps.record, verify, ipSalt }))
   deps.routes?.(app, policies)
-  app.all('*', passThrough())
+  app.all('*', passThrough({ policies }))
   return app
 }
 
@@ -44,7 +44,7 @@ export function createWorker(config: ConfigInput, deps: AppDeps = {}): ExportedH
   const wiring = createWiring()
   // The report and dashboard (/_robots/) come with every Worker; deps.routes adds to them.
   const routes: AppDeps['routes'] = (app, policies) => {
-    reportRoutes(app)
+    reportRoutes(app, { coverage: wiring.coverage })
     deps.routes?.(app, policies)
   }
   const app = createApp(config, { record: wiring.record, verify: wiring.verify, ...deps, routes })

@@ -17,6 +17,25 @@ export type Verification = 'verified' | 'unverified' | 'spoofed' | 'unknown'
 /** The guard's modes: judge nothing, judge and record, judge and refuse. */
 export type GuardMode = 'off' | 'log' | 'block'
 
+/**
+ * What a Web Bot Auth signature on the request showed (src/bots/web-bot-auth.ts).
+ * Absent when the request carried no `Signature` header.
+ */
+export interface SignatureEvidence {
+  /**
+   * `valid`: a key from `directory` signed it; `invalid`: it fails (bad bytes,
+   * expired, wrong host, unknown key...); `unverifiable`: no key could be had
+   * (directory unreachable, unsupported algorithm), which says nothing about the signer.
+   */
+  readonly status: 'valid' | 'invalid' | 'unverifiable'
+  /** The directory origin its `Signature-Agent` named, e.g. `https://chatgpt.com`, once validated. Client-sent: escape it wherever it is shown. */
+  readonly directory?: string
+  /** Why it is not valid, a short code (`expired`, `bad-signature`, `unknown-key`, `timeout`...). */
+  readonly reason?: string
+  /** The signature decided `verification` (method `signature`): valid from the claimed agent's own directory, or invalid on a claim of an agent that signs. */
+  readonly decided: boolean
+}
+
 export interface EventAgent {
   /** Registry id, when the agent is in the registry. */
   readonly id?: string
@@ -47,6 +66,8 @@ export interface JudgedRequest {
   readonly userAgent: string
   readonly agent: EventAgent
   readonly verification: Verification
+  /** The request's Web Bot Auth signature, when it carried one. */
+  readonly signature?: SignatureEvidence
   /** The group that applied: a lower-case token, `*`, or null when the file has none for this agent. */
   readonly group: string | null
   /** Whether robots.txt (the version in force) allowed this request; always true for type `robots-txt`. */
@@ -66,4 +87,10 @@ export interface JudgedRequest {
   readonly asn?: number
   /** Salted SHA-256 of the client IP (hex, truncated); the raw address is never stored. */
   readonly ipHash?: string
+  /**
+   * Other crawlers the same User-Agent names (`Googlebot/2.1 GPTBot/1.1`), by
+   * registry id (else first token). `agent` is the one judged: the stricter
+   * verdict of them all. Absent when the header names one crawler.
+   */
+  readonly also?: readonly string[]
 }

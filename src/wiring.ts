@@ -1,11 +1,15 @@
 import type { Context } from 'hono'
 import type { AgentIdentity } from './bots/index.ts'
 import { cfOf, verifyClaim } from './bots/verify.ts'
+import { claimBySignature, verifySignedRequest } from './bots/web-bot-auth.ts'
 import type { Policy } from './config/index.ts'
-import type { JudgedRequest, Verification } from './events.ts'
+import type { JudgedRequest, SignatureEvidence, Verification } from './events.ts'
+import { verificationCoverage, type VerificationCoverage } from './guard/coverage.ts'
 import { writeToAnalyticsEngine } from './storage/analytics-engine.ts'
-import { createIpRangeLoader, refreshIpRanges } from './storage/ip-ranges.ts'
 import { createHostGate } from './storage/hosts.ts'
+import { createIpRangeLoader } from './storage/ip-range-loader.ts'
+import { refreshIpRanges } from './storage/ip-ranges.ts'
+import { createKeyDirectories } from './storage/key-directories.ts'
 import { pruneLedger } from './storage/ledger.ts'
 import { collectStashedLosses, kvLossStash } from './storage/losses.ts'
 import { createRecorder, type Recorder } from './storage/recorder.ts'
@@ -14,11 +18,15 @@ import { createRecorder, type Recorder } from './storage/recorder.ts'
  * The Worker's storage and verification, per isolate: one recorder that
  * batches events and the robots.txt versions they refer to into D1 (and
  * counts what D1 cannot take, see storage/recorder), and the operators' IP
- * ranges loaded from KV once (see storage/ip-ranges).
+ * ranges loaded from KV and kept current (see storage/ip-range-loader.ts).
  */
 export interface Wiring {
   record(event: JudgedRequest, c: Context, policy: Policy): Promise<void>
   verify(c: Context, identity: AgentIdentity): Promise<Verification>
+  /** Which operators' IP ranges this isolate has loaded, fetched when, stale or not. */
+  coverage(c: Context): Promise<VerificationCoverage>
+  /** What the request's Web Bot Auth signature showed, once `verify` ran for it; `record` adds it to the event. */
+  signatureOf(request: Request): SignatureEvidence | undefined
   scheduled(env: Env, now?: number): Promise<void>
   readonly recorder: () => Recorder | undefined
 }
@@ -29,6 +37,9 @@ export function createWiring(): Wiring {
   let recorder: Recorder | undefined
   let db: D1Database | undefined
   const loadIpRanges = createIpRangeLoader()
+  const keyDirectories = createKeyDirectories()
+  // What each request's signature showed, from verify() to record(), which sees the same request.
+  const signatures = new WeakMap<Request, SignatureEvidence>()
 
   // The bindings are the isolate's; each request hands them over again.
   const recorderFor = (env: Env, policy: Policy): Recorder => {
@@ -44,9 +55,13 @@ export function createWiring(): Wiring {
   return {
     recorder: () => recorder,
 
-    async record(event, c, policy) {
+    signatureOf: (request) => signatures.get(request),
+
+    async record(judged, c, policy) {
       const env = envOf(c)
       if (!env?.DB) return
+      const signature = signatures.get(c.req.raw)
+      const event = signature === undefined ? judged : { ...judged, signature }
       const r = recorderFor(env, policy)
       // The report re-reads each version's text to judge rule changes.
       r.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time })
@@ -63,10 +78,27 @@ export function createWiring(): Wiring {
 
     async verify(c, identity) {
       const env = envOf(c)
+      // Web Bot Auth: an unsigned request costs this one header lookup and goes on as before.
+      if (c.req.raw.headers.has('signature')) {
+        const signed = await verifySignedRequest(c.req.raw, { resolveKey: keyDirectories.resolver(env?.ROBOTS_KV) })
+        const decided = claimBySignature(identity.id, signed)
+        if (signed.status !== 'unsigned') {
+          const { status, directory } = signed
+          signatures.set(c.req.raw, { status, decided: decided !== undefined, ...(directory !== undefined && { directory }), ...(signed.status !== 'valid' && { reason: signed.reason }) })
+        }
+        if (decided !== undefined) return decided
+      }
       const cf = cfOf(c.req.raw)
       const ip = c.req.header('cf-connecting-ip') ?? null
       const ranges = env?.ROBOTS_KV ? await loadIpRanges(env.ROBOTS_KV) : new Map()
       return verifyClaim(identity.id, ip, cf, ranges)
+    },
+
+    async coverage(c) {
+      const env = envOf(c)
+      // Reading first picks up a refresh that landed since the last request.
+      if (env?.ROBOTS_KV) await loadIpRanges(env.ROBOTS_KV)
+      return verificationCoverage(loadIpRanges.snapshot(), Date.now())
     },
 
     async scheduled(env, now = Date.now()) {

@@ -1,6 +1,6 @@
 import { identifyAgent, type AgentIdentity } from '../../src/bots/index.ts'
 import { DEFAULTS, type ConfigInput, type GuardMode, type Policy } from '../../src/config/index.ts'
-import { declaredBot, judge, selectTokens } from '../../src/guard/judge.ts'
+import { decide, declaredBot, selectTokens } from '../../src/guard/judge.ts'
 import { visible } from '../../src/report/visible.ts'
 import type { Verdict } from '../../src/robots/index.ts'
 import { normalizeHost, policyFor } from './config.ts'
@@ -104,8 +104,8 @@ export function check(options: CheckOptions, io: Io): number {
   }
   const { identity, recognition } = recognised
   const selection = selectTokens(identity, policy)
-  const verdict = judge(policy, identity, path)
-  const mode = policy.modeFor(verdict.group)
+  // The guard's own decision: on staging and previews the mode is the config group's.
+  const { verdict, mode } = decide(policy, identity, path)
   const lineText = verdict.rule === null ? undefined : policy.text.split('\n')[verdict.rule.line - 1]
 
   if (options.json) {

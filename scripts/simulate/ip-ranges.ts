@@ -20,7 +20,7 @@ const run = promisify(execFile)
 
 /** Published list URL → fixture excerpt of it. Excerpts, not current copies: local use only. */
 export const FIXTURE_LISTS: Readonly<Record<string, string>> = {
-  'https://developers.google.com/static/search/apis/ipranges/googlebot.json': 'test/fixtures/ip-ranges/googlebot.json',
+  'https://developers.google.com/static/crawling/ipranges/common-crawlers.json': 'test/fixtures/ip-ranges/googlebot.json',
   'https://www.bing.com/toolbox/bingbot.json': 'test/fixtures/ip-ranges/bingbot.json',
 }
 
@@ -117,4 +117,44 @@ export async function fixtureRanges(): Promise<Map<string, IpRangeSet>> {
     if (file !== undefined) ranges.set(list.url, parseIpRanges(await readFile(new URL(file, ROOT), 'utf8'), list.format).set)
   }
   return ranges
+}
+
+/** `ROBOTS_ADMIN_TOKEN` from the environment, else from `.dev.vars` (which `npm run dev` creates); undefined when neither has it. */
+export async function adminToken(cwd: URL = ROOT): Promise<string | undefined> {
+  if (process.env.ROBOTS_ADMIN_TOKEN) return process.env.ROBOTS_ADMIN_TOKEN
+  const text = await readFile(new URL('.dev.vars', cwd), 'utf8').catch(() => '')
+  const line = text.split(/\r?\n/).find((l) => l.startsWith('ROBOTS_ADMIN_TOKEN='))
+  return line?.slice('ROBOTS_ADMIN_TOKEN='.length).trim().replace(/^"(.*)"$/, '$1') || undefined
+}
+
+interface Coverage {
+  readonly operators: readonly { readonly lists: readonly { readonly url: string; readonly loaded: boolean }[] }[]
+}
+
+/**
+ * Waits until the running Worker has loaded every list in `urls`, as its
+ * coverage route (`/_robots/api/verification`) says: it re-reads KV within
+ * half a minute of a refresh, so the simulation's crawlers are never judged
+ * against ranges it has not seen yet. Resolves to whether they loaded in time.
+ */
+export async function waitForRanges(workerUrl: string, token: string, urls: readonly string[], options: { timeoutMs?: number; fetch?: typeof fetch } = {}): Promise<boolean> {
+  const { timeoutMs = 45_000, fetch: fetchFn = fetch } = options
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      const response = await fetchFn(new URL('/_robots/api/verification', workerUrl), { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5000) })
+      if (response.ok) {
+        const coverage = (await response.json()) as Coverage
+        const loaded = new Set(coverage.operators.flatMap((o) => o.lists.filter((l) => l.loaded).map((l) => l.url)))
+        if (urls.every((url) => loaded.has(url))) return true
+      } else {
+        await response.body?.cancel()
+        if (response.status === 401 || response.status === 404) return false
+      }
+    } catch {
+      // Not answering yet: try again until the deadline.
+    }
+    if (Date.now() >= deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
 }

@@ -1,4 +1,5 @@
 import { identifyAgent, type AgentIdentity } from '../../src/bots/index.ts'
+import { USER_TRIGGERED_FETCHERS } from '../../src/guard/exempt.ts'
 import { compileRobotsTxt, type RobotsMatcher } from '../../src/robots/index.ts'
 import { CLIENTS, SITE_PATHS, pick, randomSource, type ClientSpec } from './clients.ts'
 
@@ -95,11 +96,16 @@ interface Client {
   busy: boolean
 }
 
-/** Disallowed for this client as the guard judges it: crawlers by their tokens (with `*`), tools only by a group naming them. */
+/**
+ * Disallowed for this client as the guard judges it: every automated client
+ * by its tokens, then `*`; the user-triggered fetchers of `guard.exempt`'s
+ * default only by a group naming them.
+ */
 function isDisallowed(matcher: RobotsMatcher, identity: AgentIdentity | null, path: string): boolean {
   if (identity === null) return false
-  if (!identity.obeysRobotsTxt) {
-    const group = matcher.groupFor(identity.tokens)
+  const own = identity.tokens[0] ?? identity.names.find((name) => USER_TRIGGERED_FETCHERS.includes(name))
+  if (own !== undefined && USER_TRIGGERED_FETCHERS.includes(own)) {
+    const group = matcher.groupFor(own)
     if (group === null || group === '*') return false
   }
   return !matcher.check(identity.tokens, path).allowed

@@ -88,6 +88,14 @@ export interface AgentEntry {
   /** The operator says the agent skips the `*` group and reads only groups naming it (AdsBot). */
   readonly ignoresWildcardGroup?: true
   readonly verification?: AgentVerification
+  /**
+   * The Web Bot Auth directory origin (`Signature-Agent`) the operator signs
+   * this agent's requests with, e.g. `https://agent.bot.goog`. A request
+   * claiming the agent with a valid signature from it is verified (ahead of
+   * IP ranges), and one with an invalid signature is spoofed; an unsigned
+   * request is checked as before. See src/bots/web-bot-auth.ts.
+   */
+  readonly signatureAgent?: string
   /** The operator's documentation the facts come from. */
   readonly docs: string
 }

@@ -8,21 +8,23 @@ import type { AgentEntry, IpRangeList } from './types.ts'
  *
  * The rule, in order:
  * 1. No registry id (nothing was claimed): `unverified`.
- * 2. The operator publishes an IP list and it is loaded: the client IP in it
- *    is `verified`; outside it, or no IP at all, `spoofed`. Google documents
- *    its JSON lists ("googlebot.json", "special-crawlers.json",
- *    "user-triggered-fetchers-google.json") as the ranges its crawlers use,
- *    each for one class of client; Bing, Apple, OpenAI and Perplexity publish
- *    the same `prefixes` shape. The operator's own list decides before
- *    Cloudflare's flag, because that flag (`request.cf.verifiedBotCategory`,
- *    `botManagement.verifiedBot`) says the client is *some* verified bot,
- *    not that it is the one its User-Agent names: a verified SEO crawler
- *    sending a Googlebot header is still no Googlebot.
- * 3. Otherwise (no list, or not loaded yet), Cloudflare vouches for the
- *    client: `verified`.
- * 4. Otherwise: `unverified`. Operators that document only reverse DNS
- *    (`verification.reverseDns`) land here: a DNS round trip per request is
- *    too slow for the request path.
+ * 2. The operator publishes no IP list: `verified` when Cloudflare vouches
+ *    for the client, else `unverified`. Operators that document only reverse
+ *    DNS (`verification.reverseDns`) land here: a DNS round trip per request
+ *    is too slow for the request path.
+ * 3. The client IP is in one of the agent's loaded lists: `verified`. An
+ *    agent may have several lists (Google's user-triggered fetchers come from
+ *    three), and any one of them vouches.
+ * 4. Every one of its lists is loaded and none holds the IP (or there is no
+ *    IP): `spoofed`. The operator's own lists decide before Cloudflare's flag,
+ *    because that flag (`request.cf.verifiedBotCategory`,
+ *    `botManagement.verifiedBot`) says the client is *some* verified bot, not
+ *    that it is the one its User-Agent names: a verified SEO crawler sending a
+ *    Googlebot header is still no Googlebot.
+ * 5. Some list that could vouch for it is not loaded (the cron has not
+ *    stored it yet, or KV could not be read): `verified` when Cloudflare
+ *    vouches, else `unknown`. Missing ranges are not an answer: a claim that
+ *    cannot be checked is never counted for or against the operator.
  */
 
 /** The parts of `request.cf` that carry Cloudflare's own bot verification. */
@@ -33,7 +35,7 @@ export interface CfBotSignals {
 
 /**
  * Loaded IP-range lists keyed by list URL (`verification.ipRanges[].url`), since
- * several agents share one list (every Google common crawler uses googlebot.json)
+ * several agents share one list (every Google common crawler uses common-crawlers.json)
  * and each list is fetched and stored once. A map or a lookup function; a list
  * that is missing is "not loaded".
  */
@@ -65,22 +67,26 @@ export function ipRangeListsOf(agentId: string): readonly IpRangeList[] {
  * @param ip the client address (`CF-Connecting-IP`), or null when unknown
  * @param cf `request.cf`
  * @example
- * verifyClaim('googlebot', '66.249.66.1', request.cf, await loadIpRanges(env.ROBOTS_KV)) // → 'verified'
+ * verifyClaim('googlebot', '66.249.66.1', request.cf, await createIpRangeLoader()(env.ROBOTS_KV)) // → 'verified'
  */
 export function verifyClaim(agentId: string | undefined, ip: string | null, cf: CfBotSignals | undefined, ranges: VerificationRanges): Verification {
   if (agentId === undefined) return 'unverified'
-  let loaded = false
-  for (const list of ipRangeListsOf(agentId)) {
+  const lists = ipRangeListsOf(agentId)
+  if (lists.length === 0) return cloudflareVouches(cf) ? 'verified' : 'unverified'
+  let missing = false
+  for (const list of lists) {
     const set = typeof ranges === 'function' ? ranges(list.url) : ranges.get(list.url)
-    if (set === undefined || set.size === 0) continue
-    loaded = true
+    if (set === undefined || set.size === 0) {
+      missing = true
+      continue
+    }
     if (ip !== null && set.has(ip)) return 'verified'
   }
-  if (loaded) return 'spoofed'
-  return cloudflareVouches(cf) ? 'verified' : 'unverified'
+  if (!missing) return 'spoofed'
+  return cloudflareVouches(cf) ? 'verified' : 'unknown'
 }
 
-/** Whether Cloudflare says the client is one of its verified bots (any of them: see rule 2 above). */
+/** Whether Cloudflare says the client is one of its verified bots (any of them: see rule 4 above). */
 export function cloudflareVouches(cf: CfBotSignals | undefined): boolean {
   const category = cf?.verifiedBotCategory
   return (typeof category === 'string' && category.length > 0) || cf?.botManagement?.verifiedBot === true

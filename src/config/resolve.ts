@@ -1,3 +1,4 @@
+import { USER_TRIGGERED_FETCHERS } from '../guard/exempt.ts'
 import type { ConfigContext, ConfigInput, ResolvedConfig, ResolvedRule, RobotsConfig, RuleConfig, SingleRuleConfig } from './types.ts'
 import { isBucketHost } from './host.ts'
 import { ConfigError, validateConfig, type ConfigIssue } from './validate.ts'
@@ -10,8 +11,10 @@ export const DEFAULTS = {
     body: 'Refused: this site\'s robots.txt disallows this path for your crawler.\n',
     headers: {},
     spoofed: 'judge',
+    exempt: USER_TRIGGERED_FETCHERS,
   },
   cacheControl: 'public, max-age=300',
+  forwardedHeaders: 'overwrite',
   previewHosts: ['*.workers.dev', '*.pages.dev'],
   env: 'production',
 } as const
@@ -124,9 +127,11 @@ export function resolveConfig(input: ConfigInput, context: ConfigContext): { con
       body: c.guard?.body ?? DEFAULTS.guard.body,
       headers: { ...DEFAULTS.guard.headers, ...c.guard?.headers },
       spoofed: c.guard?.spoofed ?? DEFAULTS.guard.spoofed,
+      exempt: (c.guard?.exempt ?? DEFAULTS.guard.exempt).map((token) => token.toLowerCase()),
     },
     cacheControl: c.cacheControl ?? DEFAULTS.cacheControl,
     hosts: c.hosts === undefined ? undefined : [...c.hosts],
+    forwardedHeaders: c.forwardedHeaders ?? DEFAULTS.forwardedHeaders,
   }
   return { config, warnings }
 }

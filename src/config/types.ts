@@ -64,7 +64,34 @@ export interface GuardConfig {
    * claims, or `block` it on every path (in `block` mode). Default: `'judge'`.
    */
   spoofed?: 'judge' | 'block'
+  /**
+   * Clients the `*` group does not judge: fetchers acting on one person's
+   * request, whose operators document that robots.txt does not apply to
+   * them. A group that names one still judges it; every other automated
+   * client (crawlers and tools such as curl or Wget) answers to `*` when no
+   * group names it. Default: the registry's user-triggered fetchers
+   * (`chatgpt-user`, `perplexity-user`, `meta-externalfetcher`, Google's
+   * user-triggered fetchers...; `USER_TRIGGERED_FETCHERS`). `[]` judges
+   * every automated client by `*`.
+   */
+  exempt?: readonly UserAgent[]
 }
+
+/**
+ * What the Worker does with forwarding headers a client sent
+ * (`X-Forwarded-For`, `-Host`, `-Proto`, `-Port`, `Forwarded`, `X-Real-IP`,
+ * `X-Original-URL`, `X-Rewrite-URL`) when it passes a request on to the origin.
+ * - `overwrite`: drop the client's copies; set `X-Forwarded-For`,
+ *   `X-Real-IP`, `X-Forwarded-Host`, `X-Forwarded-Proto` and `Forwarded` to
+ *   what the Worker knows (the client address from Cloudflare, the host and
+ *   scheme requested). `X-Original-URL` and `X-Rewrite-URL` are dropped:
+ *   origins that honour them (IIS, older Symfony) would serve another path
+ *   than the one the guard judged.
+ * - `pass`: forward them as the client sent them. Only for an origin that
+ *   ignores them, or that sits behind a proxy of yours which sets them.
+ */
+export type ForwardedHeaders = 'overwrite' | 'pass'
+
 
 /** The policy a site owner writes in `robots.config.ts`. */
 export interface RobotsConfig {
@@ -101,6 +128,8 @@ export interface RobotsConfig {
    * says the cap was reached).
    */
   hosts?: readonly string[]
+  /** Client-sent forwarding headers on the way to the origin (see `ForwardedHeaders`). Default: `'overwrite'`. */
+  forwardedHeaders?: ForwardedHeaders
 }
 
 /** What a config function is called with: the request's host and the deployment's environment. */
@@ -143,8 +172,9 @@ export type ResolvedConfig = DeepReadonly<{
   sitemap: string[]
   robotsHost: string | undefined
   header: string | undefined
-  guard: Required<Omit<GuardConfig, 'headers'>> & { headers: Record<string, string> }
+  guard: Required<Omit<GuardConfig, 'headers' | 'exempt'>> & { headers: Record<string, string>; exempt: string[] }
   cacheControl: string
   /** The config's `hosts`, canonical; undefined when not set. */
   hosts: string[] | undefined
+  forwardedHeaders: ForwardedHeaders
 }>

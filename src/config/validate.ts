@@ -1,3 +1,4 @@
+import { registry, tools } from '../bots/index.ts'
 import { agentToken } from '../robots/index.ts'
 import { canonicalHost, isBucketHost } from './host.ts'
 import type { ContentSignal, GuardConfig, RobotsConfig, RuleConfig } from './types.ts'
@@ -25,9 +26,9 @@ export class ConfigError extends Error {
 
 // The keys each object may hold. `satisfies` plus the checks below keep the
 // lists and the hand-written types from drifting apart at compile time.
-const ROOT_KEYS = ['rules', 'sitemap', 'host', 'header', 'guard', 'cacheControl', 'indexable', 'previewHosts', 'hosts'] as const satisfies readonly (keyof RobotsConfig)[]
+const ROOT_KEYS = ['rules', 'sitemap', 'host', 'header', 'guard', 'cacheControl', 'indexable', 'previewHosts', 'forwardedHeaders', 'hosts'] as const satisfies readonly (keyof RobotsConfig)[]
 const RULE_KEYS = ['userAgent', 'allow', 'disallow', 'crawlDelay', 'contentSignal', 'comment', 'other', 'guard'] as const satisfies readonly (keyof RuleConfig)[]
-const GUARD_KEYS = ['mode', 'status', 'body', 'headers', 'spoofed'] as const satisfies readonly (keyof GuardConfig)[]
+const GUARD_KEYS = ['mode', 'status', 'body', 'headers', 'spoofed', 'exempt'] as const satisfies readonly (keyof GuardConfig)[]
 const SIGNAL_KEYS = ['search', 'aiInput', 'aiTrain'] as const satisfies readonly (keyof ContentSignal)[]
 type Exhaustive<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : Exclude<All, Listed>
 const exhaustive: [
@@ -181,7 +182,30 @@ function checkRule(rule: unknown, path: string, out: Issues, single: boolean): v
   }
 }
 
-function checkGuard(guard: unknown, out: Issues): void {
+/** Every token the registry and the tools list know, lower case: a token outside it in `guard.exempt` is likely a typo. */
+const KNOWN_TOKENS = new Set<string>([...registry.flatMap((e) => [...e.tokens]), ...tools.map((t) => t.token)])
+
+/** `guard.exempt`: a list of product tokens, never `*`. */
+function checkExempt(value: unknown, out: Issues, warnings: Issues): void {
+  if (!Array.isArray(value)) {
+    out.push({ path: 'guard.exempt', message: `${show(value)} is not a list of product tokens.`, fix: "Write exempt: ['ChatGPT-User', 'Perplexity-User'], or exempt: [] to judge every automated client by the \"*\" group." })
+    return
+  }
+  value.forEach((token, i) => {
+    const path = `guard.exempt[${i}]`
+    if (token === '*') {
+      out.push({ path, message: '"*" would exempt every client from the "*" group, so only groups naming a client would judge it.', fix: "List the fetchers to exempt by their tokens, or set guard.mode: 'off' to judge nothing." })
+      return
+    }
+    const before = out.length
+    checkToken(token, path, out)
+    if (out.length === before && typeof token === 'string' && !KNOWN_TOKENS.has(token.toLowerCase())) {
+      warnings.push({ path, message: `${show(token)} is not the token of any agent or tool robots-edge knows, so it exempts only a client identified by exactly that token.`, fix: 'Check the spelling against the operator\'s documentation (e.g. "ChatGPT-User").' })
+    }
+  })
+}
+
+function checkGuard(guard: unknown, out: Issues, warnings: Issues): void {
   if (!isObject(guard)) {
     out.push({ path: 'guard', message: 'is not an object.', fix: "Write guard: { mode: 'log' }." })
     return
@@ -208,6 +232,7 @@ function checkGuard(guard: unknown, out: Issues): void {
   if (guard.spoofed !== undefined && guard.spoofed !== 'judge' && guard.spoofed !== 'block') {
     out.push({ path: 'guard.spoofed', message: `${show(guard.spoofed)} is not an option.`, fix: "Use 'judge' or 'block'." })
   }
+  if (guard.exempt !== undefined) checkExempt(guard.exempt, out, warnings)
 }
 
 function checkSitemap(value: unknown, path: string, out: Issues): void {
@@ -272,7 +297,7 @@ export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnin
   if (config.header !== undefined && (typeof config.header !== 'string' || COMMENT_CONTROL.test(config.header.replace(/\r?\n/g, '')))) {
     errors.push({ path: 'header', message: 'is not plain text.', fix: 'Write a string without control characters.' })
   }
-  if (config.guard !== undefined) checkGuard(config.guard, errors)
+  if (config.guard !== undefined) checkGuard(config.guard, errors, warnings)
   if (config.cacheControl !== undefined && (typeof config.cacheControl !== 'string' || !HEADER_VALUE.test(config.cacheControl))) {
     errors.push({ path: 'cacheControl', message: `${show(config.cacheControl)} is not a header value this Worker can send.`, fix: "Use visible ASCII only, e.g. 'public, max-age=300'." })
   }
@@ -282,6 +307,13 @@ export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnin
   if (config.previewHosts !== undefined) {
     list(config.previewHosts).forEach((h, i) => {
       if (typeof h !== 'string' || !/^(\*\.)?[a-z0-9.-]+$/i.test(h)) errors.push({ path: listPath(config.previewHosts, 'previewHosts', i), message: `${show(h)} is not a host or *.suffix.`, fix: 'Write e.g. "*.workers.dev" or "staging.example.com".' })
+    })
+  }
+  if (config.forwardedHeaders !== undefined && config.forwardedHeaders !== 'overwrite' && config.forwardedHeaders !== 'pass') {
+    errors.push({
+      path: 'forwardedHeaders',
+      message: `${show(config.forwardedHeaders)} is not an option.`,
+      fix: "Use 'overwrite' (the default: the client's X-Forwarded-*, Forwarded, X-Real-IP, X-Original-URL and X-Rewrite-URL are replaced by what the Worker knows) or 'pass' (forwarded as sent: only for an origin behind a proxy of yours that sets them).",
     })
   }
   if (config.hosts !== undefined) checkHosts(config.hosts, errors)

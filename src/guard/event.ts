@@ -33,6 +33,8 @@ export interface EventInput {
   mode: GuardMode
   action: JudgedRequest['action']
   status: number
+  /** Other crawlers the header names (`Decision#also`). Default: none. */
+  also?: readonly string[]
 }
 
 /** Builds the event recorded for one judged request (or robots.txt fetch). */
@@ -62,6 +64,7 @@ export function buildEvent(input: EventInput): JudgedRequest {
   }
   if (country !== undefined) event.country = country
   if (asn !== undefined) event.asn = asn
+  if (input.also !== undefined && input.also.length > 0) event.also = input.also
   return event
 }
 

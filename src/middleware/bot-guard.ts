@@ -4,7 +4,7 @@ import { cfOf, cloudflareVouches } from '../bots/verify.ts'
 import type { Policies, Policy } from '../config/index.ts'
 import type { JudgedRequest, Verification } from '../events.ts'
 import { buildEvent, hashIp } from '../guard/event.ts'
-import { declaredBot, judge } from '../guard/judge.ts'
+import { agentKey, decide, declaredBot } from '../guard/judge.ts'
 import type { Verdict } from '../robots/index.ts'
 import { envOf } from './robots-txt.ts'
 
@@ -22,7 +22,8 @@ export interface BotGuardOptions {
   /** The per-isolate policy store (`createPolicies(config)`), shared with `robotsTxt()`. */
   policies: Policies
   /**
-   * Confirms a claimed identity. Default: `verified` when Cloudflare says so
+   * Confirms a claimed identity (see src/bots/verify.ts for the rule the
+   * Worker uses). Default: `verified` when Cloudflare says so
    * (`request.cf.verifiedBotCategory` or `botManagement.verifiedBot`), else
    * `unverified`.
    */
@@ -46,7 +47,7 @@ export interface BotGuardOptions {
  * percent of throughput.
  */
 export function logLine(event: JudgedRequest): string {
-  return JSON.stringify({
+  const line: Record<string, unknown> = {
     robotsEdge: event.type === 'request' ? 'judged' : 'robots-txt',
     host: event.host,
     method: event.method,
@@ -61,7 +62,10 @@ export function logLine(event: JudgedRequest): string {
     status: event.status,
     version: event.robotsVersion,
     ua: event.userAgent.slice(0, 160),
-  })
+  }
+  // Other crawlers an ambiguous header names (`Googlebot/2.1 GPTBot/1.1`).
+  if (event.also !== undefined) line.also = event.also
+  return JSON.stringify(line)
 }
 
 /** Cloudflare's own verdict on the client, when the zone has it. */
@@ -70,11 +74,18 @@ export function cloudflareVerification(c: Context): Verification {
 }
 
 /**
- * Judges every request from a crawler by the rules it was served: the same
- * compiled matcher that rendered /robots.txt for this host. People and
- * unidentified clients pass untouched; `log` records the verdict; `block`
+ * Judges every request from an automated client by the rules it was served:
+ * the same compiled matcher that rendered /robots.txt for this host. People
+ * and unidentified clients pass untouched; `log` records the verdict; `block`
  * refuses a disallowed request; an allowed request always passes. Mount it
  * after `robotsTxt()`.
+ *
+ * Crawlers and generic tools alike answer to `*` when no group names them,
+ * except the fetchers `guard.exempt` lists. A path is disallowed when it is
+ * as requested or with its percent-encoded unreserved octets decoded
+ * (guard/readings.ts). Where the deployment serves disallow-all (staging, a
+ * preview host), each agent keeps the mode of its config group. A header
+ * naming several crawlers is judged by the stricter verdict.
  *
  * @example
  * app.use(robotsTxt({ policies }))
@@ -114,16 +125,16 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
       const identity = identifyAgent(userAgent) ?? declaredBot(userAgent, policy)
       if (identity === null) return null
       // The whole URL: a path such as `//docs/x` alone would read as a host.
-      const verdict = judge(policy, identity, url.href)
-      const mode = policy.modeFor(verdict.group)
+      const decision = decide(policy, identity, url.href)
+      const { verdict, mode } = decision
       if (mode === 'off') return null
-      const verification = await verify(c, identity)
+      const verification = await verify(c, decision.identity)
       const refuse =
         mode === 'block' && (!verdict.allowed || (verification === 'spoofed' && policy.config.guard.spoofed === 'block'))
-      const judgment: RobotsJudgment = { identity, verdict, verification, action: refuse ? 'block' : 'pass' }
+      const judgment: RobotsJudgment = { identity: decision.identity, verdict, verification, action: refuse ? 'block' : 'pass' }
       const event = buildEvent({
-        type: 'request', request: c.req.raw, url, identity, policy, verdict, verification, mode,
-        action: judgment.action, status: refuse ? policy.config.guard.status : 0,
+        type: 'request', request: c.req.raw, url, identity: decision.identity, policy, verdict, verification, mode,
+        action: judgment.action, status: refuse ? policy.config.guard.status : 0, also: decision.also,
       })
       return { judgment, policy, event }
     } catch (error) {
@@ -164,7 +175,8 @@ export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'ver
       const url = new URL(c.req.url)
       const verification = await verify(c, identity)
       const verdict: Verdict = { allowed: true, group: policy.matcher.groupFor(identity.tokens), rule: null }
-      const event = buildEvent({ type: 'robots-txt', request: c.req.raw, url, identity, policy, verdict, verification, mode: policy.config.guard.mode, action: 'pass', status: 0 })
+      const also = (identity.others ?? []).map(agentKey)
+      const event = buildEvent({ type: 'robots-txt', request: c.req.raw, url, identity, policy, verdict, verification, mode: policy.config.guard.mode, action: 'pass', status: 0, also })
       const ipHash = await hashIp(c.req.header('cf-connecting-ip') ?? null, options.ipSalt?.(c))
       await record(ipHash === undefined ? event : { ...event, ipHash }, c, policy)
     })().catch((error: unknown) => console.error('robots-edge: record failed', error))

@@ -1,8 +1,9 @@
 import type { Context, Handler } from 'hono'
-import { canonicalHost, INVALID_HOST } from '../config/index.ts'
+import { canonicalHost, DEFAULTS, INVALID_HOST, type Policies } from '../config/index.ts'
+import { applyForwardingPolicy, HOP_HEADER, isLoop, loopMarker, stripHopByHop } from './origin-headers.ts'
+import { envOf } from './robots-txt.ts'
 
-/** Marks the Worker's own subrequests, so a misrouted one never loops back into it. */
-export const HOP_HEADER = 'x-robots-edge-hop'
+export { HOP_HEADER }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 
@@ -22,18 +23,33 @@ site; set <code>ORIGIN</code> in <code>wrangler.toml</code> to send them elsewhe
   return c.html(body, 200, { 'X-Robots-Tag': 'noindex' })
 }
 
+export interface PassThroughOptions {
+  /** The policy store, for each host's `forwardedHeaders`. Default: none, and every host gets `'overwrite'`. */
+  policies?: Policies
+}
+
 /**
  * The last handler: everything the guard lets through goes to the site.
  * With `ORIGIN` set, to that origin (same path and query); on a Cloudflare
  * route, to the zone's origin with `fetch(request)`; on workers.dev or
  * locally there is no origin, and a small page says what is running.
+ *
+ * On the way, hop-by-hop headers are dropped (RFC 9110 §7.6.1), forwarding
+ * headers follow the config's `forwardedHeaders`, and the Worker's loop
+ * marker replaces any copy the client sent: a request that comes back with
+ * the real marker gets 508; a client's copy is never the real one.
+ *
+ * @example
+ * app.all('*', passThrough({ policies }))
  */
-export function passThrough(): Handler {
+export function passThrough(options: PassThroughOptions = {}): Handler {
   let warned = false
   return async function passThrough(c) {
     const url = new URL(c.req.url)
-    if (c.req.header(HOP_HEADER)) return c.text('Loop detected: this request already passed through robots-edge.\n', 508)
-    const origin = (c.env as { ORIGIN?: string } | undefined)?.ORIGIN
+    const env = c.env as { ORIGIN?: string; IP_HASH_SALT?: string } | undefined
+    const marker = await loopMarker(env?.IP_HASH_SALT)
+    if (await isLoop(c.req.header(HOP_HEADER), marker)) return c.text('Loop detected: this request already passed through robots-edge.\n', 508)
+    const origin = env?.ORIGIN
     if (!origin && isDevelopmentHost(url.hostname)) return infoPage(c, url.hostname)
     // RFC 9112 §3.2: a Host that is no host name is a 400; forwarding it to the zone could only fail (a 502).
     if (!origin && canonicalHost(url.hostname) === INVALID_HOST) return c.text('Bad Request: the Host header is not a valid host name.\n', 400)
@@ -55,7 +71,10 @@ export function passThrough(): Handler {
       if (target.origin !== base.origin) return c.text('Bad Request\n', 400)
     }
     const request = new Request(target, c.req.raw)
-    request.headers.set(HOP_HEADER, '1')
+    const forwarded = options.policies?.get(url.hostname, envOf(c)).config.forwardedHeaders ?? DEFAULTS.forwardedHeaders
+    stripHopByHop(request.headers)
+    applyForwardingPolicy(request.headers, forwarded, url, c.req.header('cf-connecting-ip') ?? null)
+    request.headers.set(HOP_HEADER, marker)
     try {
       return await fetch(request)
     } catch (error) {

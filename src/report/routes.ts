@@ -7,6 +7,7 @@
 import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../app.ts'
 import { registry } from '../bots/index.ts'
+import type { VerificationCoverage } from '../guard/coverage.ts'
 import { adminAuth } from '../middleware/admin-auth.ts'
 import { getStorageNotes } from '../storage/losses.ts'
 import { AnalyticsEngineQueryError, getAnalyticsEngineReport } from './analytics-engine.ts'
@@ -191,6 +192,8 @@ export interface ReportRoutesOptions {
   token?: (c: Context<AppEnv>) => string | undefined
   /** The clock, for relative times and the default range. Default: `Date.now`. */
   now?: () => number
+  /** Verification coverage per operator, served at `/_robots/api/verification`. Default: none (that path is a 404). */
+  coverage?: (c: Context<AppEnv>) => Promise<VerificationCoverage>
 }
 
 /**
@@ -272,7 +275,9 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
       return failure(c, error)
     }
   })
-  app.all(`${REPORT_BASE}/*`, (c) => c.json({ error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv and /api/agents/:agent/requests` }, 404))
+  const coverage = options.coverage
+  if (coverage) app.get(`${api}/verification`, async (c) => c.json(await coverage(c)))
+  app.all(`${REPORT_BASE}/*`, (c) => c.json({ error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv, /api/agents/:agent/requests and /api/verification` }, 404))
 }
 
 /**

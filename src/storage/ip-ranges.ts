@@ -5,18 +5,23 @@ import type { IpRangeList } from '../bots/types.ts'
 /**
  * Operators' published IP-range lists in Workers KV: the cron trigger fetches
  * and compiles them (`refreshIpRanges`), requests read the compiled sets
- * (`loadIpRanges`), at most once per isolate per TTL.
+ * (`readIpRanges`, memoised per isolate by storage/ip-range-loader.ts).
  *
  * Layout: `ip-ranges:v1:<list url>` holds one list's `IpRangeSet#toJSON()`
  * with metadata `{ fetchedAt, count, skipped }`; `ip-ranges:v1:index` holds
- * `{ updatedAt, urls }`, the lists that have a stored value, so a load reads
- * only keys that exist. The `v1` changes whenever the stored form does.
+ * `{ updatedAt, urls, failures }`, the lists that have a stored value (so a
+ * load reads only keys that exist) and the last refresh's failures;
+ * `ip-ranges:v1:version` changes with every refresh, so an isolate learns
+ * that new ranges are stored by reading one small key. The `v1` changes
+ * whenever the stored form does.
  */
 
 /** Prefix of every key this module writes. */
 export const IP_RANGES_KEY_PREFIX = 'ip-ranges:v1:'
 /** The key listing which lists are stored. */
 export const IP_RANGES_INDEX_KEY = `${IP_RANGES_KEY_PREFIX}index`
+/** The key each refresh sets to a new value, written last. */
+export const IP_RANGES_VERSION_KEY = `${IP_RANGES_KEY_PREFIX}version`
 
 /** The KV key of one list's compiled set. */
 export function ipRangesKey(url: string): string {
@@ -51,13 +56,18 @@ export interface RefreshOptions {
   readonly lists?: readonly IpRangeList[]
   /** Per-list time limit, headers and body together. Default: 10 000 ms. */
   readonly timeoutMs?: number
-  /** Largest body accepted. Default: 2 MiB (Google's googlebot.json is about 60 KiB). */
+  /** Largest body accepted. Default: 2 MiB (Google's common-crawlers.json is about 60 KiB). */
   readonly maxBytes?: number
 }
 
-interface Index {
+/** What `ip-ranges:v1:index` holds. */
+export interface IpRangesIndex {
+  /** When the last refresh ran (milliseconds since the epoch). */
   readonly updatedAt: number
+  /** Lists with a stored value. */
   readonly urls: readonly string[]
+  /** Lists the last refresh could not fetch, and why (a stored older copy may still serve). */
+  readonly failures: readonly { readonly url: string; readonly error: string }[]
 }
 
 /**
@@ -77,8 +87,11 @@ export async function refreshIpRanges(kv: KVNamespace, fetchFn: FetchFn = (url, 
   const summary = await Promise.all(lists.map((list) => refreshList(kv, list, fetchFn, now, timeoutMs, maxBytes)))
   // A failed list stays listed if it was stored before: its old value is still good.
   const urls = summary.filter((result) => result.ok || previous?.urls.includes(result.url) === true).map((result) => result.url)
+  const failures = summary.filter((result) => !result.ok).map((result) => ({ url: result.url, error: result.error ?? 'failed' }))
   try {
-    await kv.put(IP_RANGES_INDEX_KEY, JSON.stringify({ updatedAt: now, urls } satisfies Index))
+    await kv.put(IP_RANGES_INDEX_KEY, JSON.stringify({ updatedAt: now, urls, failures } satisfies IpRangesIndex))
+    // Last, so an isolate that sees the new version finds the lists it names.
+    await kv.put(IP_RANGES_VERSION_KEY, `${now}-${crypto.randomUUID()}`)
   } catch (error) {
     return summary.map((result) => (result.ok ? { ...result, ok: false, error: `index not written: ${describe(error, timeoutMs)}` } : result))
   }
@@ -140,114 +153,65 @@ function describe(error: unknown, timeoutMs: number): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-async function readIndex(kv: KVNamespace): Promise<Index | null> {
+async function readIndex(kv: KVNamespace): Promise<IpRangesIndex | null> {
   const value: unknown = await kv.get(IP_RANGES_INDEX_KEY, 'json')
   if (typeof value !== 'object' || value === null) return null
-  const { updatedAt, urls } = value as Record<string, unknown>
+  const { updatedAt, urls, failures } = value as Record<string, unknown>
   if (typeof updatedAt !== 'number' || !Array.isArray(urls) || !urls.every((url) => typeof url === 'string')) return null
-  return { updatedAt, urls }
+  // Written by this module; an index from before `failures` existed has none.
+  const known = Array.isArray(failures) ? failures.filter((f): f is { url: string; error: string } => typeof f?.url === 'string' && typeof f?.error === 'string') : []
+  return { updatedAt, urls, failures: known }
 }
 
-async function readAll(kv: KVNamespace): Promise<ReadonlyMap<string, IpRangeSet>> {
+/** The value of the version key, or null before the first refresh. */
+export async function readIpRangesVersion(kv: KVNamespace): Promise<string | null> {
+  return kv.get(IP_RANGES_VERSION_KEY, 'text')
+}
+
+/** One stored list, compiled, with the metadata the refresh stored beside it. */
+export interface StoredIpRanges {
+  readonly set: IpRangeSet
+  readonly metadata: IpRangesMetadata | null
+}
+
+/** Everything stored, as {@link readIpRanges} returns it. */
+export interface IpRangesRead {
+  /** Null before the first refresh. */
+  readonly index: IpRangesIndex | null
+  readonly lists: ReadonlyMap<string, StoredIpRanges>
+  /** Lists the index names that could not be read or decoded. */
+  readonly unreadable: readonly string[]
+}
+
+/**
+ * Reads the index and every list it names. Throws when the index cannot be
+ * read (KV down); a single unreadable or corrupt list is reported in
+ * `unreadable` and the others still count.
+ */
+export async function readIpRanges(kv: KVNamespace): Promise<IpRangesRead> {
   const index = await readIndex(kv)
-  const ranges = new Map<string, IpRangeSet>()
-  if (index === null) return ranges
+  const lists = new Map<string, StoredIpRanges>()
+  const unreadable: string[] = []
+  if (index === null) return { index, lists, unreadable }
   const values = await Promise.all(
-    index.urls.map(async (url) => {
+    index.urls.map(async (url): Promise<StoredIpRanges | undefined> => {
       try {
-        const value: unknown = await kv.get(ipRangesKey(url), 'json')
-        return value === null ? undefined : IpRangeSet.fromJSON(value)
+        const { value, metadata } = await kv.getWithMetadata<unknown, IpRangesMetadata>(ipRangesKey(url), 'json')
+        return value === null ? undefined : { set: IpRangeSet.fromJSON(value), metadata: isMetadata(metadata) ? metadata : null }
       } catch {
-        // One unreadable list leaves its agents unverified; the others still count.
         return undefined
       }
     }),
   )
-  values.forEach((set, i) => {
-    if (set !== undefined) ranges.set(index.urls[i]!, set)
+  values.forEach((stored, i) => {
+    const url = index.urls[i]!
+    if (stored === undefined) unreadable.push(url)
+    else lists.set(url, stored)
   })
-  return ranges
+  return { index, lists, unreadable }
 }
 
-/** Options of {@link createIpRangeLoader}. */
-export interface IpRangeLoaderOptions {
-  /** How long a loaded copy serves before KV is read again. Default: 10 minutes (the cron refreshes hourly). */
-  readonly ttlMs?: number
-  /** After a failed read, how long to serve the last good copy (or nothing) before trying again. Default: 30 s. */
-  readonly retryMs?: number
-  /** Longest a request waits for a load; past it, it goes on with the last good copy or nothing. Default: 1000 ms. */
-  readonly waitMs?: number
-  /** Age past which a load still in flight is presumed lost and a new one starts. Default: 10 s. */
-  readonly abandonAfterMs?: number
+function isMetadata(value: unknown): value is IpRangesMetadata {
+  const m = value as Partial<IpRangesMetadata> | null
+  return typeof m?.fetchedAt === 'number' && typeof m.count === 'number' && typeof m.skipped === 'number'
 }
-
-/** Reads the stored lists, memoised; see {@link loadIpRanges}. */
-export type IpRangeLoader = (kv: KVNamespace, now?: number) => Promise<ReadonlyMap<string, IpRangeSet>>
-
-type Ranges = ReadonlyMap<string, IpRangeSet>
-interface Load {
-  readonly promise: Promise<Ranges>
-  readonly startedAt: number
-}
-
-/**
- * Make a memoising loader with its own cache. The Worker uses the shared
- * {@link loadIpRanges}; a separate loader suits a test or a second namespace.
- */
-export function createIpRangeLoader(options: IpRangeLoaderOptions = {}): IpRangeLoader {
-  const { ttlMs = 10 * 60_000, retryMs = 30_000, waitMs = 1000, abandonAfterMs = 10_000 } = options
-  let cached: { ranges: Ranges; expiresAt: number } | undefined
-  let inflight: Load | undefined
-  const fallback = (): Ranges => cached?.ranges ?? new Map<string, IpRangeSet>()
-
-  function start(kv: KVNamespace, now: number): Load {
-    const load: Load = {
-      startedAt: now,
-      promise: readAll(kv).then(
-        (ranges) => commit(load, ranges, now + ttlMs),
-        // A KV outage must not fail requests: keep the last good copy, or
-        // nothing (every claim then reads as unverified), and retry soon.
-        () => commit(load, fallback(), now + retryMs),
-      ),
-    }
-    return load
-  }
-
-  function commit(load: Load, ranges: Ranges, expiresAt: number): Ranges {
-    // A load that was given up on and finishes late changes nothing.
-    if (inflight !== load) return ranges
-    cached = { ranges, expiresAt }
-    inflight = undefined
-    return ranges
-  }
-
-  return async function loadIpRanges(kv, now = Date.now()) {
-    if (cached !== undefined && now < cached.expiresAt) return cached.ranges
-    // Concurrent requests share the one load in flight rather than each reading
-    // KV. That load belongs to the request that started it: workerd cancels a
-    // request's I/O when the request ends early (a client disconnect), leaving
-    // the promise unsettled for good. So a load is abandoned once it is old,
-    // and nobody waits on one for more than `waitMs`.
-    if (inflight === undefined || now - inflight.startedAt >= abandonAfterMs) inflight = start(kv, now)
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const giveUp = new Promise<Ranges>((resolve) => {
-      timer = setTimeout(() => resolve(fallback()), waitMs)
-    })
-    try {
-      return await Promise.race([inflight.promise, giveUp])
-    } finally {
-      clearTimeout(timer)
-    }
-  }
-}
-
-/**
- * The compiled lists from KV as `VerificationRanges` for `verifyClaim`,
- * loaded once per isolate and re-read after 10 minutes. Never throws: a KV
- * failure or a load slower than a second yields the last good copy or empty
- * ranges (claims then read as unverified).
- *
- * @example
- * const verification = verifyClaim(identity.id, c.req.header('cf-connecting-ip') ?? null, c.req.raw.cf, await loadIpRanges(c.env.ROBOTS_KV))
- */
-export const loadIpRanges: IpRangeLoader = createIpRangeLoader()

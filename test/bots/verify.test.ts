@@ -4,8 +4,13 @@ import { ipRangeListsOf, ipRangeLists, parseIpRanges, registry, verifyClaim, typ
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/ip-ranges/${name}`, import.meta.url), 'utf8')
 
-const GOOGLEBOT_LIST = 'https://developers.google.com/static/search/apis/ipranges/googlebot.json'
-const SPECIAL_CRAWLERS_LIST = 'https://developers.google.com/static/search/apis/ipranges/special-crawlers.json'
+// Google's lists, where "Verify requests from Google crawlers and fetchers" puts them.
+const GOOGLE = 'https://developers.google.com/static/crawling/ipranges'
+const GOOGLEBOT_LIST = `${GOOGLE}/common-crawlers.json`
+const SPECIAL_CRAWLERS_LIST = `${GOOGLE}/special-crawlers.json`
+const FETCHERS_GOOGLE_LIST = `${GOOGLE}/user-triggered-fetchers-google.json`
+const FETCHERS_GCP_LIST = `${GOOGLE}/user-triggered-fetchers.json`
+const AGENTS_LIST = `${GOOGLE}/user-triggered-agents.json`
 const BINGBOT_LIST = 'https://www.bing.com/toolbox/bingbot.json'
 
 const ranges: ReadonlyMap<string, IpRangeSet> = new Map([
@@ -47,13 +52,13 @@ describe('verified by Cloudflare', () => {
 })
 
 describe('verified by the operator\'s published IP ranges', () => {
-  it('Googlebot from an address in googlebot.json', () => {
+  it('Googlebot from an address in common-crawlers.json', () => {
     expect(verifyClaim('googlebot', GOOGLEBOT_IP, undefined, ranges)).toBe('verified')
     expect(verifyClaim('googlebot', '2001:4860:4801:10::1', undefined, ranges)).toBe('verified')
     expect(verifyClaim('googlebot', '::ffff:66.249.66.1', {}, ranges)).toBe('verified')
   })
 
-  it('agents that share a list verify against it (Googlebot-Image uses googlebot.json)', () => {
+  it('agents that share a list verify against it (Googlebot-Image uses common-crawlers.json)', () => {
     expect(ipRangeListsOf('googlebot-image').map((l) => l.url)).toEqual([GOOGLEBOT_LIST])
     expect(verifyClaim('googlebot-image', GOOGLEBOT_IP, undefined, ranges)).toBe('verified')
     expect(verifyClaim('bingbot', '157.55.39.10', undefined, ranges)).toBe('verified')
@@ -79,13 +84,56 @@ describe('unverified: nothing to check against', () => {
     expect(verifyClaim('yandexbot', OUTSIDE_IP, undefined, ranges)).toBe('unverified')
     expect(verifyClaim('not-in-the-registry', OUTSIDE_IP, undefined, ranges)).toBe('unverified')
   })
+})
 
+describe('unknown: the operator publishes ranges, but they are not loaded here', () => {
+  // Missing ranges are not an answer (issue 8 §2): the claim cannot be
+  // checked, so it is counted neither for nor against the operator.
   it('the list is not loaded yet, or loaded empty', () => {
-    expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, none)).toBe('unverified')
-    expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, () => undefined)).toBe('unverified')
-    expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, new Map([[GOOGLEBOT_LIST, parseIpRanges('', 'cidr-lines').set]]))).toBe('unverified')
+    expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, none)).toBe('unknown')
+    expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, () => undefined)).toBe('unknown')
+    expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, new Map([[GOOGLEBOT_LIST, parseIpRanges('', 'cidr-lines').set]]))).toBe('unknown')
+    expect(verifyClaim('googlebot', null, undefined, none)).toBe('unknown')
     // Applebot's list is published but absent from these ranges.
-    expect(verifyClaim('applebot', OUTSIDE_IP, undefined, ranges)).toBe('unverified')
+    expect(verifyClaim('applebot', OUTSIDE_IP, undefined, ranges)).toBe('unknown')
+  })
+
+  it('unless Cloudflare vouches for the client', () => {
+    expect(verifyClaim('applebot', OUTSIDE_IP, { verifiedBotCategory: 'Search Engine Crawler' }, ranges)).toBe('verified')
+  })
+})
+
+describe('several lists per agent', () => {
+  // Google's user-triggered fetchers come from any of three lists; a genuine
+  // fetcher must not read as spoofed because its list was not the first.
+  const gcp = parseIpRanges('{"prefixes":[{"ipv4Prefix":"34.100.0.0/16"}]}', 'google-json').set
+  const googleOwned = parseIpRanges('{"prefixes":[{"ipv4Prefix":"74.125.210.0/24"}]}', 'google-json').set
+  const agents = parseIpRanges('{"prefixes":[{"ipv6Prefix":"2001:4860:4802::/48"}]}', 'google-json').set
+  const all = new Map([[FETCHERS_GOOGLE_LIST, googleOwned], [FETCHERS_GCP_LIST, gcp], [AGENTS_LIST, agents]])
+
+  it('Google\'s user-triggered fetchers are on every list Google documents for them', () => {
+    expect(ipRangeListsOf('feedfetcher-google').map((l) => l.url)).toEqual([FETCHERS_GOOGLE_LIST, FETCHERS_GCP_LIST, AGENTS_LIST])
+    expect(ipRangeListsOf('google-agent').map((l) => l.url)).toEqual([FETCHERS_GOOGLE_LIST, FETCHERS_GCP_LIST, AGENTS_LIST])
+    expect(ipRangeListsOf('googlebot').map((l) => l.url)).toEqual([GOOGLEBOT_LIST])
+    expect(ipRangeListsOf('adsbot-google').map((l) => l.url)).toEqual([SPECIAL_CRAWLERS_LIST])
+  })
+
+  it('an address in any one of them verifies', () => {
+    expect(verifyClaim('feedfetcher-google', '74.125.210.9', undefined, all)).toBe('verified')
+    expect(verifyClaim('feedfetcher-google', '34.100.1.2', undefined, all)).toBe('verified')
+    expect(verifyClaim('google-agent', '2001:4860:4802::9', undefined, all)).toBe('verified')
+  })
+
+  it('spoofed only when every list that could vouch is loaded', () => {
+    expect(verifyClaim('feedfetcher-google', OUTSIDE_IP, undefined, all)).toBe('spoofed')
+    const withoutGcp = new Map([[FETCHERS_GOOGLE_LIST, googleOwned], [AGENTS_LIST, agents]])
+    expect(verifyClaim('feedfetcher-google', OUTSIDE_IP, undefined, withoutGcp)).toBe('unknown')
+    expect(verifyClaim('feedfetcher-google', '74.125.210.9', undefined, withoutGcp)).toBe('verified')
+  })
+
+  it('the user-owned Cloud list never vouches for Googlebot', () => {
+    const withCommon = new Map([...all, [GOOGLEBOT_LIST, ranges.get(GOOGLEBOT_LIST)!]])
+    expect(verifyClaim('googlebot', '34.100.1.2', undefined, withCommon)).toBe('spoofed')
   })
 })
 

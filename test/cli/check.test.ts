@@ -56,8 +56,10 @@ describe('check: the verdict and its provenance', () => {
 
   it('says when no rule matched and when no group applies', () => {
     expect(run(GOOGLEBOT, '/x.pdf').doc).toMatchObject({ verdict: { allowed: true, group: 'googlebot', rule: null } })
-    // curl does not apply robots.txt, so the * group is not its own.
-    expect(run('curl/8.5.0', '/admin/').doc).toMatchObject({ judgedBy: { tokens: ['curl'], wildcard: false }, verdict: { allowed: true, group: null, rule: null } })
+    // ChatGPT-User acts for one person (guard.exempt by default): only a group naming it applies.
+    expect(run('ChatGPT-User/1.0', '/admin/').doc).toMatchObject({ judgedBy: { wildcard: false }, verdict: { allowed: true, group: null, rule: null } })
+    // curl answers to the * group like every other automated client (issue 8 §4).
+    expect(run('curl/8.5.0', '/admin/').doc).toMatchObject({ judgedBy: { tokens: ['curl'], wildcard: true }, verdict: { allowed: false, group: '*' } })
   })
 
   // The CLI verdict is judge()'s verdict, for the same identity and path.

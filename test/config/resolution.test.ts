@@ -20,14 +20,15 @@ describe('defaults', () => {
       sitemap: [],
       robotsHost: undefined,
       header: undefined,
-      guard: { mode: 'log', status: 403, body: DEFAULTS.guard.body, headers: {}, spoofed: 'judge' },
+      guard: { mode: 'log', status: 403, body: DEFAULTS.guard.body, headers: {}, spoofed: 'judge', exempt: [...DEFAULTS.guard.exempt] },
       cacheControl: 'public, max-age=300',
+      forwardedHeaders: 'overwrite',
     })
   })
 
   it('keeps what the config sets and merges refusal headers', () => {
     const { config } = resolveConfig({ rules: { userAgent: '*' }, guard: { mode: 'block', status: 402, headers: { 'Retry-After': '60' } }, cacheControl: 'no-cache', host: 'example.com', sitemap: 'https://example.com/s.xml' }, at('example.com'))
-    expect(config.guard).toEqual({ mode: 'block', status: 402, body: DEFAULTS.guard.body, headers: { 'Retry-After': '60' }, spoofed: 'judge' })
+    expect(config.guard).toEqual({ mode: 'block', status: 402, body: DEFAULTS.guard.body, headers: { 'Retry-After': '60' }, spoofed: 'judge', exempt: [...DEFAULTS.guard.exempt] })
     expect(config.cacheControl).toBe('no-cache')
     expect(config.robotsHost).toBe('example.com')
     expect(config.sitemap).toEqual(['https://example.com/s.xml'])

@@ -198,6 +198,14 @@ describe('the dashboard in Chromium', () => {
     await page.context().close()
   })
 
+  it('says plainly which operators\' IP ranges are not loaded (none are here: the cron never ran)', async () => {
+    const { page, problems } = await openPage({ extraHTTPHeaders: { Authorization: `Bearer ${TOKEN}` } })
+    await page.goto(`${worker.origin}/_robots/`)
+    await expect.poll(() => page.locator('#coverage').textContent()).toContain("Google's IP ranges are not loaded: claims to be Google's crawlers cannot be checked")
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+
   it("answers the browser's Basic challenge with the token as the password", async () => {
     const { page, problems } = await openPage({ httpCredentials: { username: 'me', password: TOKEN } })
     const res = await page.goto(`${worker.origin}/_robots/`)

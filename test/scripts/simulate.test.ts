@@ -139,7 +139,7 @@ describe('simulate: the ledger of the built Worker (Miniflare)', () => {
 
   it('the compliant crawlers: robots.txt fetched, no disallowed request; Googlebot and Bingbot verified', () => {
     for (const agent of ['googlebot', 'bingbot', 'applebot']) {
-      const verification = agent === 'applebot' ? 'unverified' : 'verified'
+      const verification = agent === 'applebot' ? 'unknown' : 'verified'
       expect(row(agent, 'robots-txt', verification)[0]?.n, agent).toBeGreaterThanOrEqual(1)
       const requests = row(agent, 'request', verification)
       expect(requests[0]?.n, agent).toBeGreaterThan(0)

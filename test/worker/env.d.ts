@@ -7,3 +7,10 @@ declare global {
     }
   }
 }
+
+declare module 'vitest' {
+  // Provided by test/guard/echo-origin.ts (the workers project's global setup).
+  export interface ProvidedContext {
+    echoOrigin: string
+  }
+}

@@ -243,9 +243,9 @@ describe('verification through the Worker', () => {
     expect(events[0]?.verification).toBe('verified')
   })
 
-  it('is unverified without Cloudflare\'s flag and without a loaded list', async () => {
+  it('is unknown without Cloudflare\'s flag while Google\'s list is not loaded: missing ranges are not an answer', async () => {
     const { events } = await judged({ rules: [{ userAgent: '*', disallow: '/private/' }] }, { ip: '203.0.113.9' })
-    expect(events[0]?.verification).toBe('unverified')
+    expect(events[0]?.verification).toBe('unknown')
   })
 })
 

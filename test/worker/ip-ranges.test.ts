@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { IpRangeSet, ipRangeLists, parseIpRanges, verifyClaim } from '../../src/bots/index.ts'
-import { IP_RANGES_INDEX_KEY, IP_RANGES_KEY_PREFIX, createIpRangeLoader, ipRangesKey, loadIpRanges, refreshIpRanges, type FetchFn, type IpRangesMetadata } from '../../src/storage/ip-ranges.ts'
+import { createIpRangeLoader } from '../../src/storage/ip-range-loader.ts'
+import { IP_RANGES_INDEX_KEY, IP_RANGES_KEY_PREFIX, IP_RANGES_VERSION_KEY, ipRangesKey, refreshIpRanges, type FetchFn, type IpRangesIndex, type IpRangesMetadata } from '../../src/storage/ip-ranges.ts'
 import bingbot from '../fixtures/ip-ranges/bingbot.json?raw'
 import garbage from '../fixtures/ip-ranges/garbage.html?raw'
 import googlebot from '../fixtures/ip-ranges/googlebot.json?raw'
@@ -12,9 +13,10 @@ import uptimerobot from '../fixtures/ip-ranges/uptimerobot.txt?raw'
 // Unit tests of src/storage/ip-ranges.ts against workerd's real KV; every
 // operator's list is served by an injected fetch, so nothing leaves the machine.
 
-const GOOGLEBOT = 'https://developers.google.com/static/search/apis/ipranges/googlebot.json'
-const SPECIAL = 'https://developers.google.com/static/search/apis/ipranges/special-crawlers.json'
-const USER_TRIGGERED = 'https://developers.google.com/static/search/apis/ipranges/user-triggered-fetchers-google.json'
+const GOOGLE = 'https://developers.google.com/static/crawling/ipranges'
+const GOOGLEBOT = `${GOOGLE}/common-crawlers.json`
+const SPECIAL = `${GOOGLE}/special-crawlers.json`
+const USER_TRIGGERED = `${GOOGLE}/user-triggered-fetchers-google.json`
 const BING = 'https://www.bing.com/toolbox/bingbot.json'
 const STRIPE = 'https://stripe.com/files/ips/ips_webhooks.txt'
 const UPTIMEROBOT = 'https://uptimerobot.com/inc/files/ips/IPv4andIPv6.txt'
@@ -41,15 +43,18 @@ function fakeFetch(overrides: Record<string, string | number> = {}): FetchFn & {
   return Object.assign(fetchFn, { calls })
 }
 
-/** KV that counts reads, and can be made to fail, to observe the loader's memo. */
-function observedKv(failing = false): { kv: KVNamespace; reads: () => number } {
-  let reads = 0
-  const get = async (key: string, type: 'json'): Promise<unknown> => {
-    reads++
+/** KV that records which keys are read, and can be made to fail, to observe the loader's memo. */
+function observedKv(failing = false): { kv: KVNamespace; reads: string[] } {
+  const reads: string[] = []
+  const observe = (key: string) => {
+    reads.push(key)
     if (failing) throw new Error('KV GET failed: 503 Service Unavailable')
-    return env.ROBOTS_KV.get(key, type)
   }
-  return { kv: { get } as unknown as KVNamespace, reads: () => reads }
+  const kv = {
+    get: async (key: string, type: 'json' | 'text') => (observe(key), env.ROBOTS_KV.get(key, type as 'json')),
+    getWithMetadata: async (key: string, type: 'json') => (observe(key), env.ROBOTS_KV.getWithMetadata(key, type)),
+  }
+  return { kv: kv as unknown as KVNamespace, reads }
 }
 
 // KV keeps its contents from one test to the next here: each test starts from
@@ -83,8 +88,20 @@ describe('refreshIpRanges', () => {
     expect(await env.ROBOTS_KV.get(ipRangesKey(PINGDOM))).toBeNull()
     expect(await env.ROBOTS_KV.get(ipRangesKey(USER_TRIGGERED))).toBeNull()
 
-    const index = await env.ROBOTS_KV.get<{ urls: string[] }>(IP_RANGES_INDEX_KEY, 'json')
+    const index = await env.ROBOTS_KV.get<IpRangesIndex>(IP_RANGES_INDEX_KEY, 'json')
     expect(index?.urls.toSorted()).toEqual([BING, GOOGLEBOT, SPECIAL, STRIPE, UPTIMEROBOT].toSorted())
+    // The failures are kept for the coverage report.
+    expect(index?.failures).toContainEqual({ url: USER_TRIGGERED, error: 'HTTP 500' })
+    expect(index?.failures).toContainEqual({ url: GPTBOT, error: `timed out after ${TIMEOUT_MS} ms` })
+  })
+
+  it('bumps the version key with every refresh, so isolates learn of it with one small read', async () => {
+    expect(await env.ROBOTS_KV.get(IP_RANGES_VERSION_KEY)).toBeNull()
+    await refreshIpRanges(env.ROBOTS_KV, fakeFetch(), NOW, { timeoutMs: TIMEOUT_MS })
+    const first = await env.ROBOTS_KV.get(IP_RANGES_VERSION_KEY)
+    expect(first).toMatch(new RegExp(`^${NOW}-`))
+    await refreshIpRanges(env.ROBOTS_KV, fakeFetch(), NOW, { timeoutMs: TIMEOUT_MS })
+    expect(await env.ROBOTS_KV.get(IP_RANGES_VERSION_KEY)).not.toBe(first)
   })
 
   it('keeps the previous value of a list that fails', async () => {
@@ -107,60 +124,96 @@ describe('refreshIpRanges', () => {
   })
 })
 
-describe('loadIpRanges', () => {
+describe('createIpRangeLoader', () => {
+  const refresh = (now = NOW) => refreshIpRanges(env.ROBOTS_KV, fakeFetch(), now, { timeoutMs: TIMEOUT_MS })
+
   it('loads the stored lists, so a Googlebot address verifies', async () => {
-    await refreshIpRanges(env.ROBOTS_KV, fakeFetch(), NOW, { timeoutMs: TIMEOUT_MS })
-    const ranges = await loadIpRanges(env.ROBOTS_KV, NOW)
+    await refresh()
+    const ranges = await createIpRangeLoader()(env.ROBOTS_KV, NOW)
     expect([...ranges.keys()].toSorted()).toEqual([BING, GOOGLEBOT, SPECIAL, STRIPE, UPTIMEROBOT].toSorted())
     expect(verifyClaim('googlebot', '66.249.66.1', undefined, ranges)).toBe('verified')
     expect(verifyClaim('googlebot', '2001:4860:4801:10::1', undefined, ranges)).toBe('verified')
     expect(verifyClaim('googlebot', '203.0.113.9', undefined, ranges)).toBe('spoofed')
-    // Google's user-triggered list failed to load: its fetchers stay unverified.
-    expect(verifyClaim('feedfetcher-google', '203.0.113.9', undefined, ranges)).toBe('unverified')
+    // Google's user-triggered lists failed to load: its fetchers' claims cannot be checked.
+    expect(verifyClaim('feedfetcher-google', '203.0.113.9', undefined, ranges)).toBe('unknown')
   })
 
-  it('reads KV once per TTL, and concurrent callers share one read', async () => {
-    await refreshIpRanges(env.ROBOTS_KV, fakeFetch(), NOW, { timeoutMs: TIMEOUT_MS })
-    const load = createIpRangeLoader({ ttlMs: 600_000 })
+  it('between checks, serves what it loaded; each check reads only the version key', async () => {
+    await refresh()
+    const load = createIpRangeLoader({ checkMs: 30_000 })
     const { kv, reads } = observedKv()
     const [a, b] = await Promise.all([load(kv, NOW), load(kv, NOW)])
     expect(a).toBe(b)
-    const perLoad = reads()
-    expect(perLoad).toBe(1 + 5) // the index, then each stored list
-    expect(await load(kv, NOW + 599_999)).toBe(a)
-    expect(reads()).toBe(perLoad)
-    const reloaded = await load(kv, NOW + 600_000)
-    expect(reloaded).not.toBe(a)
-    expect(reads()).toBe(2 * perLoad)
+    expect(reads).toHaveLength(1 + 1 + 5) // the version, the index, then each stored list
+    expect(await load(kv, NOW + 29_999)).toBe(a)
+    expect(reads).toHaveLength(7)
+    expect(await load(kv, NOW + 30_000)).toBe(a)
+    expect(reads.slice(7)).toEqual([IP_RANGES_VERSION_KEY])
   })
 
-  it('is empty before the first refresh', async () => {
-    const ranges = await createIpRangeLoader()(env.ROBOTS_KV, NOW)
-    expect(ranges.size).toBe(0)
-    expect(verifyClaim('googlebot', '203.0.113.9', undefined, ranges)).toBe('unverified')
+  it('picks up a refresh at the next check, within checkMs', async () => {
+    const load = createIpRangeLoader({ checkMs: 30_000, retryMs: 10_000 })
+    const before = await load(env.ROBOTS_KV, NOW)
+    expect(verifyClaim('googlebot', '203.0.113.9', undefined, before)).toBe('unknown')
+    await refresh(NOW + 1_000)
+    const after = await load(env.ROBOTS_KV, NOW + 10_000)
+    expect(verifyClaim('googlebot', '203.0.113.9', undefined, after)).toBe('spoofed')
+    expect(verifyClaim('googlebot', '66.249.66.1', undefined, after)).toBe('verified')
+    // Once something is stored, the pace is checkMs.
+    await refresh(NOW + 11_000)
+    expect(await load(env.ROBOTS_KV, NOW + 39_999)).toBe(after)
+    expect(await load(env.ROBOTS_KV, NOW + 40_000)).not.toBe(after)
   })
 
-  it('a KV failure yields empty ranges (claims read as unverified), not an exception', async () => {
+  it('is empty before the first refresh, and looks again soon (retryMs), reading one key', async () => {
+    const load = createIpRangeLoader({ checkMs: 30_000, retryMs: 10_000 })
+    const { kv, reads } = observedKv()
+    expect((await load(kv, NOW)).size).toBe(0)
+    expect(reads).toEqual([IP_RANGES_VERSION_KEY, IP_RANGES_INDEX_KEY])
+    await load(kv, NOW + 9_999)
+    expect(reads).toHaveLength(2)
+    await load(kv, NOW + 10_000)
+    expect(reads.slice(2)).toEqual([IP_RANGES_VERSION_KEY])
+  })
+
+  it('a full re-read after reloadMs even if the version did not change', async () => {
+    await refresh()
+    const load = createIpRangeLoader({ checkMs: 30_000, reloadMs: 60_000 })
+    const { kv, reads } = observedKv()
+    await load(kv, NOW)
+    await load(kv, NOW + 60_000)
+    expect(reads.filter((key) => key === IP_RANGES_INDEX_KEY)).toHaveLength(2)
+  })
+
+  it('a KV failure yields empty ranges (claims read as unknown), not an exception', async () => {
     const { kv } = observedKv(true)
-    const ranges = await createIpRangeLoader()(kv, NOW)
+    const load = createIpRangeLoader()
+    const ranges = await load(kv, NOW)
     expect(ranges.size).toBe(0)
-    expect(verifyClaim('googlebot', '203.0.113.9', undefined, ranges)).toBe('unverified')
+    expect(verifyClaim('googlebot', '203.0.113.9', undefined, ranges)).toBe('unknown')
+    expect(load.snapshot().error).toMatch(/^KV could not be read: KV GET failed/)
   })
 
   it('after a KV failure, keeps the last good copy and retries soon', async () => {
-    await refreshIpRanges(env.ROBOTS_KV, fakeFetch(), NOW, { timeoutMs: TIMEOUT_MS })
-    const load = createIpRangeLoader({ ttlMs: 600_000, retryMs: 30_000 })
+    await refresh()
+    const load = createIpRangeLoader({ checkMs: 30_000, retryMs: 10_000 })
     const good = await load(env.ROBOTS_KV, NOW)
     const failing = observedKv(true)
-    expect(await load(failing.kv, NOW + 600_000)).toBe(good)
-    expect(await load(failing.kv, NOW + 629_999)).toBe(good)
-    expect(failing.reads()).toBe(1)
-    await load(failing.kv, NOW + 630_000)
-    expect(failing.reads()).toBe(2)
+    expect(await load(failing.kv, NOW + 30_000)).toBe(good)
+    expect(await load(failing.kv, NOW + 39_999)).toBe(good)
+    expect(failing.reads).toHaveLength(1)
+    await load(failing.kv, NOW + 40_000)
+    expect(failing.reads).toHaveLength(2)
+    // Back to a working KV: a full read, whatever the version says.
+    const { kv, reads } = observedKv()
+    const again = await load(kv, NOW + 50_000)
+    expect(reads).toContain(IP_RANGES_INDEX_KEY)
+    expect(load.snapshot().error).toBeNull()
+    expect(verifyClaim('googlebot', '66.249.66.1', undefined, again)).toBe('verified')
   })
 
-  it('a load that never settles (its request was cancelled) holds nobody up, and is abandoned', async () => {
-    await refreshIpRanges(env.ROBOTS_KV, fakeFetch(), NOW, { timeoutMs: TIMEOUT_MS })
+  it('a read that never settles (its request was cancelled) holds nobody up, and is abandoned', async () => {
+    await refresh()
     let reads = 0
     const stalled = { get: () => (reads++, new Promise<never>(() => {})) } as unknown as KVNamespace
     const load = createIpRangeLoader({ waitMs: 20, abandonAfterMs: 5_000 })
@@ -171,11 +224,26 @@ describe('loadIpRanges', () => {
     expect(verifyClaim('googlebot', '66.249.66.1', undefined, ranges)).toBe('verified')
   })
 
-  it('skips a corrupt stored list and keeps the others', async () => {
-    await refreshIpRanges(env.ROBOTS_KV, fakeFetch(), NOW, { timeoutMs: TIMEOUT_MS })
+  it('skips a corrupt stored list, keeps the others, and reads again soon', async () => {
+    await refresh()
     await env.ROBOTS_KV.put(ipRangesKey(BING), '{"v":1,"v4":[1],"v6":[]}')
-    const ranges = await createIpRangeLoader()(env.ROBOTS_KV, NOW)
+    const load = createIpRangeLoader({ checkMs: 30_000, retryMs: 10_000 })
+    const ranges = await load(env.ROBOTS_KV, NOW)
     expect(ranges.has(BING)).toBe(false)
     expect(verifyClaim('googlebot', '66.249.66.1', undefined, ranges)).toBe('verified')
+    expect(load.snapshot().error).toBe(`1 stored list(s) could not be read: ${BING}`)
+    await refresh(NOW + 1_000)
+    expect((await load(env.ROBOTS_KV, NOW + 10_000)).has(BING)).toBe(true)
+  })
+
+  it('its snapshot says what is loaded, when the cron fetched it, and what failed', async () => {
+    await refresh()
+    const load = createIpRangeLoader()
+    expect(load.snapshot()).toMatchObject({ loadedAt: null, index: null })
+    await load(env.ROBOTS_KV, NOW + 5)
+    const snapshot = load.snapshot()
+    expect(snapshot).toMatchObject({ loadedAt: NOW + 5, error: null, index: { updatedAt: NOW } })
+    expect(snapshot.metadata.get(GOOGLEBOT)).toEqual({ fetchedAt: NOW, count: 13, skipped: 0 })
+    expect(snapshot.index?.failures.map((f) => f.url)).toContain(USER_TRIGGERED)
   })
 })

@@ -164,4 +164,16 @@ $('drill-more').addEventListener('click', () => {
   if (drill.next !== null) void openDrill(drill.agent, drill.next)
 })
 
+/** Verification coverage: one plain sentence per operator whose IP ranges are missing or stale (issue 8 §2). */
+async function showCoverage() {
+  const coverage = await getJson(`${api}/verification`).catch(() => null)
+  const notes = (coverage?.operators ?? []).filter((o) => typeof o.message === 'string')
+  if (notes.length === 0) return
+  const shown = notes.slice(0, 3).map((o) => el('p', {}, o.message))
+  const rest = notes.slice(3).map((o) => o.operator)
+  if (rest.length > 0) shown.push(el('p', {}, `The IP ranges of ${rest.join(', ')} are not loaded or stale either (${api}/verification).`))
+  status.before(el('div', { id: 'coverage', className: 'status warn', role: 'note' }, ...shown))
+}
+
 void load()
+void showCoverage()

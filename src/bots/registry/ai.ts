@@ -21,7 +21,8 @@ export const aiAgents = [
   { id: 'gptbot', tokens: ['gptbot'], uaNames: ['GPTBot'], operator: 'OpenAI', category: 'AI Crawler', obeysRobotsTxt: true, verification: openaiList('gptbot.json'), docs: OPENAI },
   { id: 'oai-searchbot', tokens: ['oai-searchbot'], uaNames: ['OAI-SearchBot'], operator: 'OpenAI', category: 'AI Search', obeysRobotsTxt: true, verification: openaiList('searchbot.json'), docs: OPENAI },
   // OpenAI: "because these actions are initiated by a user, robots.txt rules may not apply".
-  { id: 'chatgpt-user', tokens: ['chatgpt-user'], uaNames: ['ChatGPT-User'], operator: 'OpenAI', category: 'AI Assistant', obeysRobotsTxt: false, verification: openaiList('chatgpt-user.json'), docs: OPENAI },
+  // OpenAI: "ChatGPT agent signs every outbound HTTP request", `Signature-Agent: "https://chatgpt.com"` (help.openai.com/en/articles/11845367).
+  { id: 'chatgpt-user', tokens: ['chatgpt-user'], uaNames: ['ChatGPT-User'], operator: 'OpenAI', category: 'AI Assistant', obeysRobotsTxt: false, verification: openaiList('chatgpt-user.json'), signatureAgent: 'https://chatgpt.com', docs: OPENAI },
 
   { id: 'claudebot', tokens: ['claudebot'], uaNames: ['ClaudeBot'], operator: 'Anthropic', category: 'AI Crawler', obeysRobotsTxt: true, docs: ANTHROPIC },
   { id: 'claude-searchbot', tokens: ['claude-searchbot'], uaNames: ['Claude-SearchBot'], operator: 'Anthropic', category: 'AI Search', obeysRobotsTxt: true, docs: ANTHROPIC },

@@ -4,18 +4,30 @@ const COMMON = 'https://developers.google.com/crawling/docs/crawlers-fetchers/go
 const SPECIAL = 'https://developers.google.com/crawling/docs/crawlers-fetchers/google-special-case-crawlers'
 const FETCHERS = 'https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers'
 
-// Google publishes one list per class of client; a request verifies only
-// against the list of its own class.
+// Google's IP lists, per class of client, as "Verify requests from Google
+// crawlers and fetchers" (https://developers.google.com/crawling/docs/crawlers-fetchers/verifying-googlebot)
+// documents them: common crawlers in common-crawlers.json, special-case
+// crawlers in special-crawlers.json, user-triggered fetchers in
+// user-triggered-fetchers-google.json (Google's own fetchers),
+// user-triggered-fetchers.json (fetches made from Google Cloud on a site
+// user's request) and user-triggered-agents.json. The lists moved from
+// /static/search/apis/ipranges/ to /static/crawling/ipranges/ in March 2026
+// (Search Central blog, "New location for Google crawler IP range files",
+// 2026-03-31), googlebot.json becoming common-crawlers.json; the old URLs
+// now answer 200 with no ranges. A request verifies only against the lists
+// of its own class.
+const IP_RANGES = 'https://developers.google.com/static/crawling/ipranges'
+const list = (file: string) => ({ url: `${IP_RANGES}/${file}`, format: 'google-json' }) as const
 const commonCrawlers = {
-  ipRanges: [{ url: 'https://developers.google.com/static/search/apis/ipranges/googlebot.json', format: 'google-json' }],
+  ipRanges: [list('common-crawlers.json')],
   reverseDns: ['.googlebot.com', '.google.com', '.googleusercontent.com'],
 } as const
 const specialCrawlers = {
-  ipRanges: [{ url: 'https://developers.google.com/static/search/apis/ipranges/special-crawlers.json', format: 'google-json' }],
+  ipRanges: [list('special-crawlers.json')],
   reverseDns: ['.google.com'],
 } as const
 const userTriggered = {
-  ipRanges: [{ url: 'https://developers.google.com/static/search/apis/ipranges/user-triggered-fetchers-google.json', format: 'google-json' }],
+  ipRanges: [list('user-triggered-fetchers-google.json'), list('user-triggered-fetchers.json'), list('user-triggered-agents.json')],
   reverseDns: ['.googleusercontent.com', '.google.com'],
 } as const
 
@@ -53,7 +65,8 @@ export const google = [
   { id: 'google-cws', tokens: ['google-cws'], uaNames: ['Google-CWS'], operator: 'Google', category: 'Other', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
   { id: 'google-notebooklm', tokens: ['google-notebooklm'], uaNames: ['Google-NotebookLM'], operator: 'Google', category: 'AI Assistant', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
   { id: 'google-gemininotebook', tokens: ['google-gemininotebook'], uaNames: ['Google-GeminiNotebook'], operator: 'Google', category: 'AI Assistant', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
-  { id: 'google-agent', tokens: ['google-agent'], uaNames: ['Google-Agent'], operator: 'Google', category: 'AI Assistant', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
+  // Signs with `Signature-Agent: g="https://agent.bot.goog"` (developers.google.com/crawling/docs/crawlers-fetchers/allow-google-agent).
+  { id: 'google-agent', tokens: ['google-agent'], uaNames: ['Google-Agent'], operator: 'Google', category: 'AI Assistant', obeysRobotsTxt: false, verification: userTriggered, signatureAgent: 'https://agent.bot.goog', docs: FETCHERS },
   { id: 'google-pinpoint', tokens: ['google-pinpoint'], uaNames: ['Google-Pinpoint'], operator: 'Google', category: 'Other', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
   // Sheets' IMPORTXML/IMPORTHTML and Docs' link fetches run on a person's request.
   { id: 'googledocs', tokens: ['googledocs'], uaNames: ['GoogleDocs'], operator: 'Google', category: 'Other', obeysRobotsTxt: false, docs: FETCHERS },

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import { parseIpRanges, type IpRangeSet } from '../../src/bots/index.ts'
+import { STALE_AFTER_MS, verificationCoverage, type LoadedRanges } from '../../src/guard/coverage.ts'
+
+// Verification coverage per operator (issue 8 §2), from what one isolate has loaded.
+
+const LISTS = 'https://developers.google.com/static/crawling/ipranges'
+const NOW = Date.UTC(2026, 3, 20, 12, 0)
+const HOUR = 3_600_000
+
+const someRanges = (): IpRangeSet => parseIpRanges('{"prefixes":[{"ipv4Prefix":"66.249.64.0/27"}]}', 'google-json').set
+
+function snapshot(loaded: Record<string, number>, extra: Partial<LoadedRanges> = {}): LoadedRanges {
+  const ranges = new Map<string, IpRangeSet>()
+  const metadata = new Map<string, { fetchedAt: number; count: number; skipped: number }>()
+  for (const [url, fetchedAt] of Object.entries(loaded)) {
+    ranges.set(url, someRanges())
+    metadata.set(url, { fetchedAt, count: 1, skipped: 0 })
+  }
+  return { ranges, metadata, index: null, loadedAt: NOW, error: null, ...extra }
+}
+
+const google = (s: LoadedRanges) => verificationCoverage(s, NOW).operators.find((o) => o.operator === 'Google')!
+
+describe('verificationCoverage', () => {
+  it('nothing loaded: says so in the issue\'s words, for every operator that publishes ranges', () => {
+    const coverage = verificationCoverage(snapshot({}), NOW)
+    expect(google(snapshot({}))).toMatchObject({ status: 'missing', message: 'Google\'s IP ranges are not loaded: claims to be Google\'s crawlers cannot be checked' })
+    expect(coverage.operators.map((o) => o.operator)).toEqual(expect.arrayContaining(['Google', 'Microsoft', 'OpenAI', 'Apple']))
+    expect(coverage.operators.every((o) => o.status === 'missing' && o.message !== null)).toBe(true)
+  })
+
+  it('lists each of Google\'s five lists, and the agents checked against them', () => {
+    const g = google(snapshot({}))
+    expect(g.lists.map((l) => l.url.slice(LISTS.length + 1))).toEqual([
+      'common-crawlers.json', 'special-crawlers.json', 'user-triggered-fetchers-google.json', 'user-triggered-fetchers.json', 'user-triggered-agents.json',
+    ])
+    expect(g.agents).toEqual(expect.arrayContaining(['googlebot', 'adsbot-google', 'feedfetcher-google']))
+  })
+
+  it('some loaded: partial, naming the missing files', () => {
+    const g = google(snapshot({ [`${LISTS}/common-crawlers.json`]: NOW - HOUR, [`${LISTS}/special-crawlers.json`]: NOW - HOUR }))
+    expect(g.status).toBe('partial')
+    expect(g.message).toBe('Some of Google\'s IP ranges are not loaded (user-triggered-fetchers-google.json, user-triggered-fetchers.json, user-triggered-agents.json): claims they would settle cannot be checked')
+    expect(g.lists[0]).toMatchObject({ loaded: true, fetchedAt: NOW - HOUR, entries: 1, stale: false })
+  })
+
+  it('all loaded and fresh: ok, no message', () => {
+    const all = Object.fromEntries(google(snapshot({})).lists.map((l) => [l.url, NOW - 2 * HOUR]))
+    expect(google(snapshot(all))).toMatchObject({ status: 'ok', message: null })
+  })
+
+  it('a copy older than a day is stale, and the message says how old', () => {
+    const all = Object.fromEntries(google(snapshot({})).lists.map((l) => [l.url, NOW - HOUR]))
+    all[`${LISTS}/special-crawlers.json`] = NOW - STALE_AFTER_MS - 3 * 24 * HOUR
+    const g = google(snapshot(all))
+    expect(g.status).toBe('stale')
+    expect(g.message).toBe('Google\'s IP ranges are stale (fetched 4 days ago): claims to be Google\'s crawlers are checked against an old copy')
+  })
+
+  it('carries the last refresh\'s errors and times', () => {
+    const s = snapshot({}, { index: { updatedAt: NOW - HOUR, failures: [{ url: `${LISTS}/common-crawlers.json`, error: 'HTTP 503' }] }, error: 'KV could not be read: boom' })
+    const coverage = verificationCoverage(s, NOW)
+    expect(coverage).toMatchObject({ time: NOW, refreshedAt: NOW - HOUR, loadedAt: NOW, error: 'KV could not be read: boom' })
+    expect(google(s).lists[0]?.error).toBe('HTTP 503')
+  })
+})

@@ -1,0 +1,111 @@
+import { env, SELF } from 'cloudflare:test'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import googlebotRanges from '../fixtures/ip-ranges/googlebot.json?raw'
+import { IP_RANGES_KEY_PREFIX, refreshIpRanges } from '../../src/storage/ip-ranges.ts'
+
+// Issue 8 §2 through the real Worker entry (src/index.ts, robots.config.ts):
+// a claim checked before the ranges are loaded is `unknown`, the Worker picks
+// the ranges up within a minute of the cron storing them, and the coverage
+// route says what is loaded. Time moves forward with a mocked clock, which
+// the Worker shares with the tests (same isolate).
+
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+const GOOGLE_IP = '66.249.66.1'
+const SPOOFER_IP = '203.0.113.66'
+const TOKEN = 'test-admin-token'
+// A host of its own, so this file's events are told apart from any other's.
+const HOST = 'stale-ranges.localhost'
+
+let clock = 0
+const realNow = Date.now.bind(Date)
+/** Moves the clock the Worker reads forward. */
+function advance(ms: number): void {
+  clock += ms
+  vi.spyOn(Date, 'now').mockImplementation(() => realNow() + clock)
+}
+
+afterEach(() => {
+  vi.restoreAllMocks()
+  clock = 0
+})
+
+beforeAll(async () => {
+  const { keys } = await env.ROBOTS_KV.list({ prefix: IP_RANGES_KEY_PREFIX })
+  await Promise.all(keys.map((key) => env.ROBOTS_KV.delete(key.name)))
+})
+
+/** The cron's refresh, with Google's common crawlers served from a fixture and every other list failing. */
+async function cronRefresh(): Promise<void> {
+  const fetchFn = async (url: string) => (url.endsWith('/common-crawlers.json') ? new Response(googlebotRanges) : new Response('unavailable', { status: 503 }))
+  await refreshIpRanges(env.ROBOTS_KV, fetchFn, Date.now(), { timeoutMs: 1000 })
+}
+
+const get = (path: string, ip: string) => SELF.fetch(`http://${HOST}:8787${path}`, { headers: { 'User-Agent': GOOGLEBOT, 'CF-Connecting-IP': ip } })
+const api = async (path: string) => SELF.fetch(`http://${HOST}:8787/_robots/api/${path}`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+
+async function eventsOf(expected: number): Promise<{ verification: string; path: string }[]> {
+  // Recording runs in waitUntil: wait for it, bounded.
+  const read = () => env.DB.prepare('SELECT verification, path FROM events WHERE host = ? AND type = ? ORDER BY time, id').bind(HOST, 'request').all<{ verification: string; path: string }>()
+  for (let i = 0; i < 150; i++) {
+    const { results } = await read()
+    if (results.length >= expected) return results
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return (await read()).results
+}
+
+describe('before the cron ever ran', () => {
+  it('the coverage route says plainly that Google\'s ranges are not loaded', async () => {
+    const coverage = await (await api('verification')).json<{ operators: { operator: string; status: string; message: string | null }[] }>()
+    expect(coverage.operators.find((o) => o.operator === 'Google')).toMatchObject({
+      status: 'missing',
+      message: 'Google\'s IP ranges are not loaded: claims to be Google\'s crawlers cannot be checked',
+    })
+  })
+})
+
+describe('one Googlebot request before the ranges load, then spoofers after (the issue\'s `npm run dev` case)', () => {
+  it('never says Google ignores robots.txt, and keeps the spoofed claims apart', async () => {
+    // 1. Googlebot, before any range is stored: the claim cannot be checked.
+    expect((await get('/private/x', GOOGLE_IP)).status).toBe(200)
+
+    // 2. The cron stores the ranges; within a minute the Worker has them.
+    await cronRefresh()
+    advance(60_000)
+
+    // 3. A spoofer sends 30 disallowed requests as Googlebot.
+    const paths = Array.from({ length: 30 }, (_, i) => `/private/drafts/${i}`)
+    for (const path of paths) expect((await get(path, SPOOFER_IP)).status).toBe(200)
+
+    const events = await eventsOf(31)
+    expect(events.map((e) => e.verification)).toEqual(['unknown', ...paths.map(() => 'spoofed')])
+
+    // The report's clock is its own (the real one): the range is given explicitly.
+    const report = await (await api(`report?host=${HOST}&until=${Date.now() + 3_600_000}`)).json<{ agents: { agentKey: string; verdict: string }[]; spoofed: { agentKey: string; requests: number }[] }>()
+    const googlebot = report.agents.find((a) => a.agentKey === 'googlebot')
+    expect(googlebot?.verdict).not.toBe('ignores robots.txt')
+    expect(report.spoofed).toContainEqual(expect.objectContaining({ agentKey: 'googlebot', requests: 30 }))
+  }, 20_000)
+})
+
+describe('GET /_robots/api/verification', () => {
+  it('needs the admin token, like the report', async () => {
+    const res = await SELF.fetch(`http://${HOST}:8787/_robots/api/verification`)
+    expect(res.status).toBe(401)
+    expect(res.headers.get('cache-control')).toBe('no-store')
+  })
+
+  it('says, per operator, which lists are loaded, fetched when, and what the last refresh could not fetch', async () => {
+    await cronRefresh()
+    advance(60_000)
+    const res = await api('verification')
+    expect(res.status).toBe(200)
+    const coverage = await res.json<{ refreshedAt: number; operators: { operator: string; status: string; lists: { url: string; loaded: boolean; fetchedAt: number | null; error: string | null }[] }[] }>()
+    expect(coverage.refreshedAt).toBeGreaterThan(0)
+    const google = coverage.operators.find((o) => o.operator === 'Google')!
+    expect(google.status).toBe('partial')
+    expect(google.lists.find((l) => l.url.endsWith('/common-crawlers.json'))).toMatchObject({ loaded: true, error: null })
+    expect(google.lists.find((l) => l.url.endsWith('/special-crawlers.json'))).toMatchObject({ loaded: false, fetchedAt: null, error: 'HTTP 503' })
+    expect(coverage.operators.find((o) => o.operator === 'Microsoft')).toMatchObject({ status: 'missing' })
+  })
+})
