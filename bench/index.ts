@@ -1,4 +1,5 @@
 import { printIdentifyBench, runIdentifyBench } from './identify.ts'
+import { runPoliciesBench } from './policies.ts'
 import { runRobotsBench } from './robots.ts'
 import { runWebBotAuthBench } from './web-bot-auth.ts'
 import { runWorkerBench } from './worker.ts'
@@ -7,6 +8,7 @@ import { runWorkerBench } from './worker.ts'
 // numbers are those of bundled code, as the Worker ships it.
 console.log(`robots-edge benchmarks, node ${process.version}, ${new Date().toISOString()}`)
 runRobotsBench()
+if (!runPoliciesBench()) process.exitCode = 1
 console.log('\n## identifyAgent vs isbot (same headers, same run)\n')
 printIdentifyBench(await runIdentifyBench())
 runWebBotAuthBench()

@@ -52,7 +52,12 @@ export interface JudgedRequest {
   readonly type: 'request' | 'robots-txt'
   /** Milliseconds since the epoch. */
   readonly time: number
-  /** Lower-case host the request was for. */
+  /**
+   * The host the request was for, canonical (canonicalHost: lower case, no
+   * port, no trailing dot, at most 253 characters), or one shared key:
+   * `other-hosts.invalid` (outside the config's `hosts`, or beyond the
+   * ledger's cap on distinct hosts), `invalid-host.invalid` (no host name).
+   */
   readonly host: string
   readonly method: string
   /** Path and query as requested, at most 2048 characters. */

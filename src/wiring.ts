@@ -6,17 +6,19 @@ import type { Policy } from './config/index.ts'
 import type { JudgedRequest, SignatureEvidence, Verification } from './events.ts'
 import { verificationCoverage, type VerificationCoverage } from './guard/coverage.ts'
 import { writeToAnalyticsEngine } from './storage/analytics-engine.ts'
+import { createHostGate } from './storage/hosts.ts'
 import { createIpRangeLoader } from './storage/ip-range-loader.ts'
 import { refreshIpRanges } from './storage/ip-ranges.ts'
 import { createKeyDirectories } from './storage/key-directories.ts'
-import { pruneLedger, recordRobotsVersion } from './storage/ledger.ts'
+import { pruneLedger } from './storage/ledger.ts'
+import { collectStashedLosses, kvLossStash } from './storage/losses.ts'
 import { createRecorder, type Recorder } from './storage/recorder.ts'
 
 /**
  * The Worker's storage and verification, per isolate: one recorder that
- * batches events into D1, the set of robots.txt versions already recorded,
- * and the operators' IP ranges loaded from KV and kept current (see
- * storage/ip-range-loader.ts).
+ * batches events and the robots.txt versions they refer to into D1 (and
+ * counts what D1 cannot take, see storage/recorder), and the operators' IP
+ * ranges loaded from KV and kept current (see storage/ip-range-loader.ts).
  */
 export interface Wiring {
   record(event: JudgedRequest, c: Context, policy: Policy): Promise<void>
@@ -34,15 +36,19 @@ const envOf = (c: Context): Env => c.env as Env
 export function createWiring(): Wiring {
   let recorder: Recorder | undefined
   let db: D1Database | undefined
-  const versions = new Set<string>()
   const loadIpRanges = createIpRangeLoader()
   const keyDirectories = createKeyDirectories()
   // What each request's signature showed, from verify() to record(), which sees the same request.
   const signatures = new WeakMap<Request, SignatureEvidence>()
 
-  const recorderFor = (env: Env): Recorder => {
+  // The bindings are the isolate's; each request hands them over again.
+  const recorderFor = (env: Env, policy: Policy): Recorder => {
     db = env.DB
-    recorder ??= createRecorder(() => db!)
+    recorder ??= createRecorder(() => db!, {
+      // Without a `hosts` list, every host a request names could add rows: the ledger stores a bounded number.
+      ...(policy.config.hosts === undefined ? { hosts: createHostGate() } : {}),
+      ...(env.ROBOTS_KV ? { stash: kvLossStash(env.ROBOTS_KV) } : {}),
+    })
     return recorder
   }
 
@@ -56,18 +62,9 @@ export function createWiring(): Wiring {
       if (!env?.DB) return
       const signature = signatures.get(c.req.raw)
       const event = signature === undefined ? judged : { ...judged, signature }
-      const r = recorderFor(env)
-      const key = `${event.host}\n${event.robotsVersion}`
-      if (!versions.has(key)) {
-        // The report re-reads each version's text to judge rule changes.
-        // Hosts come from requests: the memo is bounded (the upsert is idempotent).
-        if (versions.size >= 1024) versions.clear()
-        versions.add(key)
-        await recordRobotsVersion(env.DB, { host: event.host, hash: policy.version, text: policy.text, time: event.time }).catch((error: unknown) => {
-          versions.delete(key)
-          console.error('robots-edge: could not record the robots.txt version', error)
-        })
-      }
+      const r = recorderFor(env, policy)
+      // The report re-reads each version's text to judge rule changes.
+      r.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time })
       r.record(event)
       if (env.ROBOTS_AE) {
         try {
@@ -105,12 +102,20 @@ export function createWiring(): Wiring {
     },
 
     async scheduled(env, now = Date.now()) {
-      const [refresh, prune] = await Promise.allSettled([refreshIpRanges(env.ROBOTS_KV), pruneLedger(env.DB, { now })])
+      const [refresh, prune, losses] = await Promise.allSettled([
+        refreshIpRanges(env.ROBOTS_KV),
+        pruneLedger(env.DB, { now }),
+        // Losses stashed in KV by isolates that stopped before D1 was back.
+        collectStashedLosses(env.ROBOTS_KV, env.DB, now),
+        // This isolate's own backlog, should D1 have come back while no request came.
+        recorder?.flush(),
+      ])
       const failed = refresh.status === 'fulfilled' ? refresh.value.filter((r) => !r.ok) : []
       console.log(JSON.stringify({
         robotsEdge: 'cron',
         ipRanges: refresh.status === 'fulfilled' ? { lists: refresh.value.length, failed: failed.map((f) => ({ url: f.url, error: f.error })) } : String(refresh.reason),
         prune: prune.status === 'fulfilled' ? prune.value : String(prune.reason),
+        losses: losses.status === 'fulfilled' ? losses.value : String(losses.reason),
       }))
     },
   }

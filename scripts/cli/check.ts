@@ -1,6 +1,7 @@
 import { identifyAgent, type AgentIdentity } from '../../src/bots/index.ts'
 import { DEFAULTS, type ConfigInput, type GuardMode, type Policy } from '../../src/config/index.ts'
 import { decide, declaredBot, selectTokens } from '../../src/guard/judge.ts'
+import { visible } from '../../src/report/visible.ts'
 import type { Verdict } from '../../src/robots/index.ts'
 import { normalizeHost, policyFor } from './config.ts'
 import { UsageError } from './errors.ts'
@@ -98,7 +99,7 @@ export function check(options: CheckOptions, io: Io): number {
   const recognised = identify(options.agent, policy)
   if (recognised === null) {
     if (options.json) printJson(io, { ok: true, agent: options.agent, browser: true, identity: null, host, env, path, verdict: null })
-    else for (const line of columns([[style.dim('Agent'), options.agent], [style.dim('Verdict'), `${style.bold("a person's browser")}: never judged`]])) io.out(line)
+    else for (const line of columns([[style.dim('Agent'), visible(options.agent)], [style.dim('Verdict'), `${style.bold("a person's browser")}: never judged`]])) io.out(line)
     return 0
   }
   const { identity, recognition } = recognised
@@ -125,10 +126,11 @@ export function check(options: CheckOptions, io: Io): number {
     return 0
   }
 
-  const tokens = selection.tokens.length > 0 ? selection.tokens.join(', ') : 'none'
+  const tokens = selection.tokens.length > 0 ? visible(selection.tokens.join(', ')) : 'none'
   const wildcard = selection.wildcard ? ', then the * group' : ' (never the * group)'
   const rows: string[][] = [
-    ['Agent', options.agent],
+    // A header pasted from a log may carry invisible or bidi characters: shown as escapes.
+    ['Agent', visible(options.agent)],
     ['Identity', describe(identity, recognition)],
     ['Judged by', tokens + wildcard],
     ['Host', `${host} · ${env}${policy.config.indexable ? '' : ' (not indexable: everything is disallowed)'}`],

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { createPolicies, type ConfigInput, type Policy } from '../../src/config/index.ts'
+import { canonicalHost, createPolicies, type ConfigInput, type Policy } from '../../src/config/index.ts'
 import { CliError } from './errors.ts'
 
 export const DEFAULT_CONFIG = 'robots.config.ts'
@@ -35,12 +35,12 @@ export async function loadConfig(path: string = DEFAULT_CONFIG, cwd: string = pr
   return { input: input as ConfigInput, source }
 }
 
-/** A host as the Worker sees it: lower case, without scheme, port or path. */
+/** A host as the Worker keys it (canonicalHost), given as a host or a URL. */
 export function normalizeHost(host: string): string {
   try {
-    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `http://${host}`).hostname.toLowerCase()
+    return canonicalHost(new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `http://${host}`).hostname)
   } catch {
-    return host.toLowerCase()
+    return canonicalHost(host)
   }
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { buildPolicy, CHECK_CONTEXTS, ConfigError, formatIssue, resolveConfig, validateConfig, type ConfigContext, type ConfigInput, type ConfigIssue } from '../../src/config/index.ts'
+import { visible } from '../../src/report/visible.ts'
 import { lintRobotsTxt, type LintDiagnostic, type Severity } from '../../src/robots/index.ts'
 import { CliError } from './errors.ts'
 import { columns, count, issueLines, printJson, severityLabel } from './format.ts'
@@ -58,7 +59,8 @@ export function contextLabel(contexts: readonly ConfigContext[]): string {
 }
 
 function diagnosticLines(diagnostics: readonly LintDiagnostic[], style: Style): string[] {
-  const rows = diagnostics.map((d) => [d.line === 0 ? '-' : String(d.line), severityLabel(d.severity, style), `${d.message}  ${style.dim(d.code)}`])
+  // Messages quote the file, which may be anyone's: its invisible and bidi characters are shown as escapes.
+  const rows = diagnostics.map((d) => [d.line === 0 ? '-' : String(d.line), severityLabel(d.severity, style), `${visible(d.message)}  ${style.dim(d.code)}`])
   const lineWidth = Math.max(0, ...rows.map((r) => r[0]!.length))
   const lines = columns(rows.map((r) => [r[0]!.padStart(lineWidth), ...r.slice(1)]), '  ')
   const pad = 2 + lineWidth + 2 + 'warning'.length + 2

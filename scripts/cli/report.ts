@@ -1,4 +1,5 @@
 import type { AgentReport, Report, SpoofReport } from '../../src/report/types.ts'
+import { visible } from '../../src/report/visible.ts'
 import { CliError, UsageError } from './errors.ts'
 import { columns, count, printJson } from './format.ts'
 import { styleFor, type Io, type Style } from './io.ts'
@@ -29,6 +30,9 @@ export type ReportDocument = Omit<Report, 'agents' | 'spoofed'> & {
   readonly spoofed: readonly (SpoofReport & Seen)[]
   /** Agents and spoofed claims beyond the API's limit per document (the totals count them). */
   readonly omitted?: { readonly agents: number; readonly spoofed: number }
+  /** src/storage/losses.ts's StorageNotes, restated (a Workers module, see below): events not stored, and the cap on hosts once reached. */
+  readonly losses?: readonly { readonly from: number; readonly to: number; readonly events: number }[]
+  readonly hostCap?: { readonly limit: number; readonly stored: number; readonly reached: boolean } | null
 }
 
 /**
@@ -115,11 +119,14 @@ async function fromLocal(o: ReportOptions): Promise<{ doc: ReportDocument; sourc
   }
 }
 
-/** Controls in ledger strings would move the cursor or recolour the terminal: show them as escapes. */
+/**
+ * Ledger strings are agent-controlled: controls would move the cursor or
+ * recolour the terminal, invisible and bidi characters would pass a
+ * lookalike name off as a real one. All are shown as escapes.
+ */
 function safe(text: string | null | undefined): string {
   if (text === null || text === undefined || text === '') return '-'
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\x00-\x1f\x7f-\x9f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`)
+  return visible(text)
 }
 
 const when = (ms: number | null | undefined) => (typeof ms === 'number' ? new Date(ms).toISOString().slice(0, 16).replace('T', ' ') : '-')
@@ -155,6 +162,8 @@ export function printReport(doc: ReportDocument, source: string, io: Io): void {
   if (t.truncated) io.out(style.yellow('More violations than one report reads: counts are lower bounds.'))
   const omitted = (doc.omitted?.agents ?? 0) + (doc.omitted?.spoofed ?? 0)
   if (omitted > 0) io.out(style.yellow(`${omitted} more agents and spoofed claims not listed (the lowest ranked; the CSV export has them all).`))
+  for (const loss of doc.losses ?? []) io.out(style.yellow(`${num(loss.events)} events could not be stored between ${when(loss.from)} and ${when(loss.to)} UTC (D1 was unavailable; they are not in these counts).`))
+  if (doc.hostCap) io.out(style.yellow(`${num(doc.hostCap.stored)} hosts are stored, the most without a hosts list in robots.config.ts: requests for other hosts are counted under other-hosts.invalid.`))
   io.out('')
   if (doc.agents.length === 0) io.out('No crawler was judged in this range.')
   else {

@@ -3,6 +3,7 @@ import autocannon from 'autocannon'
 import config from '../../robots.config.ts'
 import { createPolicies } from '../../src/config/index.ts'
 import { fixtureRanges } from '../simulate/ip-ranges.ts'
+import { d1File, d1Lock, minimumDropped, runFault, type FaultOptions, type FaultWindow } from './fault.ts'
 import { buildWorkload, describeWorkload, type Template } from './workload.ts'
 import { countEvents, startWorker, waitForLedger, type LedgerDb, type LocalWorker } from './worker.ts'
 
@@ -31,6 +32,8 @@ export interface LoadtestOptions {
   readonly outdir?: string
   /** Progress lines. Default: none. */
   readonly print?: (line: string) => void
+  /** Make D1 unavailable for a while in the measured phase (`--fault d1`). Default: none. */
+  readonly fault?: FaultOptions
 }
 
 export interface Step {
@@ -68,6 +71,19 @@ export interface LedgerCheck {
   readonly waitedMs: number
 }
 
+/** The `--fault d1` run: sent == stored + counted as not stored, and how many had to be dropped. */
+export interface FaultReport {
+  readonly window: FaultWindow
+  /** Crawler requests answered while D1 was locked (each one an event the Worker had to keep or count). */
+  readonly sentDuring: number
+  /** Events the Worker counted as not stored (`ledger_losses`). */
+  readonly dropped: number
+  /** The fewest it had to drop: those beyond what its backlog holds. */
+  readonly minimumDropped: number
+  /** The Worker's stderr during the run: its ledger messages, and lines naming SQLITE_BUSY. */
+  readonly logs: { readonly ledger: number; readonly busy: number }
+}
+
 export interface LoadtestResult {
   readonly url: string
   readonly bundleBytes: number
@@ -78,6 +94,8 @@ export interface LoadtestResult {
   /** The Worker's stderr: storage failures show up here. */
   readonly stderr: readonly string[]
   readonly errors: number
+  /** With `fault`: what the outage cost. `ledger.recorded + fault.dropped` must equal `ledger.sent`. */
+  readonly fault?: FaultReport
   readonly passed: { readonly errors: boolean; readonly ledger: boolean }
 }
 
@@ -199,7 +217,12 @@ export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult
   const outdir = options.outdir ?? 'dist/loadtest'
   const templates = buildWorkload(createPolicies(config).get('127.0.0.1', 'production'), await fixtureRanges())
   print(`Building the Worker (wrangler deploy --dry-run --outdir ${outdir} --minify) and starting it in Miniflare...`)
-  const worker: LocalWorker = await startWorker({ outdir })
+  const fault = options.fault
+  const worker: LocalWorker = await startWorker({ outdir, d1OnDisk: fault !== undefined })
+  const lock = fault === undefined || worker.d1Dir === undefined ? undefined : await d1Lock(await d1File(worker.d1Dir)).catch(async (error: unknown) => {
+    await worker.dispose()
+    throw error
+  })
   try {
     const bundleBytes = statSync(worker.scriptPath).size
     const workload = describeWorkload(templates)
@@ -222,8 +245,13 @@ export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult
     const before = await countEvents(worker.db)
     print('')
     print(`Measuring for ${options.seconds} s at ${connections} connections...`)
+    if (fault) print(`  D1 is locked from ${fault.startSeconds} s to ${fault.startSeconds + fault.seconds} s (another process holds an exclusive lock on its SQLite file).`)
     const tally = new Tally(templates)
-    const measured = await measure(worker.url, tally, connections, options.seconds, estimate)
+    let finished!: () => void
+    const stop = new Promise<void>((resolve) => (finished = resolve))
+    const outage = lock && fault ? runFault(lock, fault, () => [...tally.answered], stop) : undefined
+    const measured = await measure(worker.url, tally, connections, options.seconds, estimate).finally(finished)
+    const window = await outage
     const sent = tally.sum((t) => t.recorded)
     const sentRobotsTxt = tally.sum((t) => t.recorded && t.path === '/robots.txt')
     const drained = await waitForLedger(worker.db, { expected: before + sent, stableMs: 3000, timeoutMs: 60_000 })
@@ -231,11 +259,21 @@ export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult
       sent, sentRobotsTxt, recorded: drained.count - before, recordedRobotsTxt: await eventsAfter(worker.db, baseline, 'robots-txt'), waitedMs: drained.waitedMs,
     }
     const errors = measured.socketErrors + measured.timeouts + total(measured.unexpected)
+    const faultReport = window === undefined ? undefined : {
+      window,
+      sentDuring: window.answered.reduce((sum, n, i) => sum + (templates[i]!.recorded ? n : 0), 0),
+      dropped: (await worker.db.prepare('SELECT COALESCE(SUM(events), 0) AS n FROM ledger_losses').first<{ n: number }>())?.n ?? 0,
+      minimumDropped: minimumDropped(templates, window.answered, '127.0.0.1'),
+      logs: { ledger: worker.stderrCounts.ledger, busy: worker.stderrCounts.busy },
+    }
+    const stored = ledger.recorded + (faultReport?.dropped ?? 0)
     return {
       url: worker.url, bundleBytes, workload, ramp: steps, measured, ledger, stderr: worker.stderr, errors,
-      passed: { errors: errors === 0, ledger: ledger.sent === ledger.recorded && measured.unanswered === 0 },
+      ...(faultReport === undefined ? {} : { fault: faultReport }),
+      passed: { errors: errors === 0, ledger: ledger.sent === stored && measured.unanswered === 0 },
     }
   } finally {
+    lock?.close()
     await worker.dispose()
   }
 }

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
-import { readdir, readFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -37,8 +38,12 @@ export interface LocalWorker {
   /** The bundle it runs. */
   readonly scriptPath: string
   readonly db: LedgerDb
+  /** With `d1OnDisk`: the directory Miniflare keeps D1 in. */
+  readonly d1Dir?: string
   /** What the Worker wrote to stderr (its storage failures among them), at most 100 lines. */
   readonly stderr: readonly string[]
+  /** Lines of stderr in all: the recorder's messages (`robots-edge ledger:`), and mentions of SQLITE_BUSY (one per stack trace). */
+  readonly stderrCounts: { readonly lines: number; readonly ledger: number; readonly busy: number }
   dispose(): Promise<void>
 }
 
@@ -47,6 +52,8 @@ export interface StartOptions {
   readonly outdir: string
   readonly adminToken?: string
   readonly ipHashSalt?: string
+  /** Keep D1 in a SQLite file (in a fresh temporary directory, removed on dispose) rather than in memory: the fault test locks it. Default false. */
+  readonly d1OnDisk?: boolean
 }
 
 /** Bundles src/index.ts as `wrangler deploy` would (offline, minified). Returns the script's path. */
@@ -69,7 +76,11 @@ export async function startWorker(options: StartOptions): Promise<LocalWorker> {
   const migrationsDir = join(ROOT, config.d1_databases.find((d: { binding: string }) => d.binding === 'DB')?.migrations_dir ?? 'migrations')
   const scriptPath = await buildWorker(options.outdir)
   const stderr: string[] = []
+  const stderrCounts = { lines: 0, ledger: 0, busy: 0 }
+  // Never the dev server's state (.wrangler/state): a directory of its own.
+  const d1Dir = options.d1OnDisk ? await mkdtemp(join(tmpdir(), 'robots-edge-loadtest-d1-')) : undefined
   const mf = new Miniflare({
+    ...(d1Dir === undefined ? {} : { d1Persist: d1Dir }),
     modules: true,
     scriptPath,
     compatibilityDate: config.compatibility_date ?? '2026-04-20',
@@ -90,7 +101,13 @@ export async function startWorker(options: StartOptions): Promise<LocalWorker> {
       out.resume()
       err.setEncoding('utf8')
       err.on('data', (chunk: string) => {
-        for (const line of chunk.split('\n')) if (line.trim() !== '' && stderr.length < 100) stderr.push(line)
+        for (const line of chunk.split('\n')) {
+          if (line.trim() === '') continue
+          if (stderr.length < 100) stderr.push(line)
+          stderrCounts.lines++
+          if (line.includes('robots-edge ledger:')) stderrCounts.ledger++
+          if (line.includes('SQLITE_BUSY')) stderrCounts.busy++
+        }
       })
     },
   })
@@ -102,9 +119,14 @@ export async function startWorker(options: StartOptions): Promise<LocalWorker> {
     for (const entry of (await ipRangeEntries()).entries) {
       await kv.put(entry.key, entry.value, entry.metadata === undefined ? {} : { metadata: entry.metadata })
     }
-    return { url, scriptPath, db, stderr, dispose: () => mf.dispose() }
+    const dispose = async () => {
+      await mf.dispose()
+      if (d1Dir !== undefined) await rm(d1Dir, { recursive: true, force: true })
+    }
+    return { url, scriptPath, db, stderr, stderrCounts, dispose, ...(d1Dir === undefined ? {} : { d1Dir }) }
   } catch (error) {
     await mf.dispose()
+    if (d1Dir !== undefined) await rm(d1Dir, { recursive: true, force: true })
     throw error
   }
 }

@@ -21,7 +21,8 @@ export function defineConfig<const T extends RobotsConfig | ConfigFunction>(conf
 
 export { agents } from '../bots/index.ts'
 export { buildPolicy, toRobotsModel, type Policy } from './policy.ts'
-export { checkConfig, createPolicies, CHECK_CONTEXTS, type Policies } from './policies.ts'
+export { canonicalHost, INVALID_HOST, isBucketHost, MAX_HOST_LENGTH, OTHER_HOSTS } from './host.ts'
+export { checkConfig, createPolicies, CHECK_CONTEXTS, POLICY_CACHE_CHARACTERS, POLICY_CACHE_LIMIT, type Policies } from './policies.ts'
 export { DEFAULTS, matchesHost, resolveConfig } from './resolve.ts'
 export { ConfigError, formatIssue, validateConfig, type ConfigIssue } from './validate.ts'
 export type * from './types.ts'

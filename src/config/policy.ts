@@ -10,6 +10,7 @@ import {
   type Rule,
 } from '../robots/index.ts'
 import { contentHash } from './hash.ts'
+import { INVALID_HOST, OTHER_HOSTS } from './host.ts'
 import type { ContentSignal, GuardMode, ResolvedConfig } from './types.ts'
 import { ConfigError } from './validate.ts'
 
@@ -40,8 +41,10 @@ function contentSignal(signal: ContentSignal): string {
     .join(', ')
 }
 
+const WHY_NOT_PRODUCTION: Readonly<Record<string, string>> = { [OTHER_HOSTS]: 'a host not listed in `hosts`', [INVALID_HOST]: 'the Host header is no host name' }
+
 const NOT_PRODUCTION_NOTE = (c: ResolvedConfig) =>
-  `Not production (${c.env === 'production' ? `preview host ${c.host}` : `environment ${c.env}`}): every crawler is\n` +
+  `Not production (${c.env !== 'production' ? `environment ${c.env}` : WHY_NOT_PRODUCTION[c.host] ?? `preview host ${c.host}`}): every crawler is\n` +
   'disallowed so this deployment is never indexed. Set `indexable: true`\n' +
   'in robots.config.ts to serve the real rules here.'
 

@@ -1,5 +1,6 @@
 import { USER_TRIGGERED_FETCHERS } from '../guard/exempt.ts'
 import type { ConfigContext, ConfigInput, ResolvedConfig, ResolvedRule, RobotsConfig, RuleConfig, SingleRuleConfig } from './types.ts'
+import { isBucketHost } from './host.ts'
 import { ConfigError, validateConfig, type ConfigIssue } from './validate.ts'
 
 /** Every default, declared once. */
@@ -83,22 +84,39 @@ function mergeDuplicates(rules: ResolvedRule[]): ResolvedRule[] {
   return out
 }
 
-/** Reads the config a site owner wrote for one host and environment. Throws ConfigError when it is invalid. */
-export function resolveConfig(input: ConfigInput, context: ConfigContext): { config: ResolvedConfig; warnings: ConfigIssue[] } {
-  let raw: unknown
+/** The config object for one context: the input itself, or what its function returns. Throws ConfigError when the function throws. */
+export function configFor(input: ConfigInput, context: ConfigContext): unknown {
   try {
-    raw = typeof input === 'function' ? input(context) : input
+    return typeof input === 'function' ? input(context) : input
   } catch (error) {
     throw new ConfigError([{ path: '(config)', message: `the config function threw for host "${context.host}", env "${context.env}": ${(error as Error)?.message ?? String(error)}`, fix: 'Make it return a config for every host and environment.' }])
   }
+}
+
+/**
+ * Whether a validated config serves its rules in this context: production
+ * on a host that is no preview, or anywhere when it says `indexable: true`.
+ * A host outside `hosts`, or no host name at all, is served as a preview is.
+ */
+export function indexableFor(c: RobotsConfig, context: ConfigContext): boolean {
+  const production = context.env === 'production' && !isBucketHost(context.host) && !matchesHost(context.host, c.previewHosts ?? DEFAULTS.previewHosts)
+  return production || c.indexable === true
+}
+
+/**
+ * Reads the config a site owner wrote for one host and environment. Throws
+ * ConfigError when it is invalid. Only `host` and `indexable` depend on the
+ * context (createPolicies relies on it to share one resolution across hosts).
+ */
+export function resolveConfig(input: ConfigInput, context: ConfigContext): { config: ResolvedConfig; warnings: ConfigIssue[] } {
+  const raw = configFor(input, context)
   const { errors, warnings } = validateConfig(raw)
   if (errors.length > 0) throw new ConfigError(errors)
   const c = raw as RobotsConfig
-  const production = context.env === 'production' && !matchesHost(context.host, c.previewHosts ?? DEFAULTS.previewHosts)
   const config: ResolvedConfig = {
     host: context.host,
     env: context.env,
-    indexable: production || c.indexable === true,
+    indexable: indexableFor(c, context),
     rules: mergeDuplicates(list(c.rules).map(resolveRule)),
     sitemap: list(c.sitemap),
     robotsHost: c.host,
@@ -112,6 +130,7 @@ export function resolveConfig(input: ConfigInput, context: ConfigContext): { con
       exempt: (c.guard?.exempt ?? DEFAULTS.guard.exempt).map((token) => token.toLowerCase()),
     },
     cacheControl: c.cacheControl ?? DEFAULTS.cacheControl,
+    hosts: c.hosts === undefined ? undefined : [...c.hosts],
     forwardedHeaders: c.forwardedHeaders ?? DEFAULTS.forwardedHeaders,
   }
   return { config, warnings }

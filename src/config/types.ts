@@ -115,13 +115,30 @@ export interface RobotsConfig {
   indexable?: boolean
   /** Hosts that are previews, matched exactly or as `*.suffix`. Default: `['*.workers.dev', '*.pages.dev']`. */
   previewHosts?: readonly string[]
+  /**
+   * The hosts this site answers for, as exact names, e.g. `['example.com',
+   * 'www.example.com']` (list `localhost` too to try it with `npm run dev`).
+   * A request for any other host is served as a preview host is (robots.txt
+   * disallows everything, unless `indexable: true`), judged by that file,
+   * and recorded under the one host `other-hosts.invalid`, so a client
+   * inventing Host headers cannot grow the ledger. Must be the same for
+   * every host and environment. Default: not set: every valid host is
+   * served its own rules, and the ledger stores at most 100 distinct hosts
+   * (later ones are recorded under `other-hosts.invalid`, and the report
+   * says the cap was reached).
+   */
+  hosts?: readonly string[]
   /** Client-sent forwarding headers on the way to the origin (see `ForwardedHeaders`). Default: `'overwrite'`. */
   forwardedHeaders?: ForwardedHeaders
 }
 
 /** What a config function is called with: the request's host and the deployment's environment. */
 export interface ConfigContext {
-  /** Lower-case host name, without port. */
+  /**
+   * The request's host, canonical (lower case, no port, no trailing dot; see
+   * canonicalHost): `other-hosts.invalid` for a host outside `hosts`,
+   * `invalid-host.invalid` for a Host header that is no host name.
+   */
   readonly host: string
   /** `ROBOTS_ENV` of the deployment: `'production'` unless set otherwise. */
   readonly env: string
@@ -157,5 +174,7 @@ export type ResolvedConfig = DeepReadonly<{
   header: string | undefined
   guard: Required<Omit<GuardConfig, 'headers' | 'exempt'>> & { headers: Record<string, string>; exempt: string[] }
   cacheControl: string
+  /** The config's `hosts`, canonical; undefined when not set. */
+  hosts: string[] | undefined
   forwardedHeaders: ForwardedHeaders
 }>

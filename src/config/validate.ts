@@ -1,5 +1,6 @@
 import { registry, tools } from '../bots/index.ts'
 import { agentToken } from '../robots/index.ts'
+import { canonicalHost, isBucketHost } from './host.ts'
 import type { ContentSignal, GuardConfig, RobotsConfig, RuleConfig } from './types.ts'
 
 /** One problem in a config: where it is, what is wrong, and how to fix it. */
@@ -25,7 +26,7 @@ export class ConfigError extends Error {
 
 // The keys each object may hold. `satisfies` plus the checks below keep the
 // lists and the hand-written types from drifting apart at compile time.
-const ROOT_KEYS = ['rules', 'sitemap', 'host', 'header', 'guard', 'cacheControl', 'indexable', 'previewHosts', 'forwardedHeaders'] as const satisfies readonly (keyof RobotsConfig)[]
+const ROOT_KEYS = ['rules', 'sitemap', 'host', 'header', 'guard', 'cacheControl', 'indexable', 'previewHosts', 'forwardedHeaders', 'hosts'] as const satisfies readonly (keyof RobotsConfig)[]
 const RULE_KEYS = ['userAgent', 'allow', 'disallow', 'crawlDelay', 'contentSignal', 'comment', 'other', 'guard'] as const satisfies readonly (keyof RuleConfig)[]
 const GUARD_KEYS = ['mode', 'status', 'body', 'headers', 'spoofed', 'exempt'] as const satisfies readonly (keyof GuardConfig)[]
 const SIGNAL_KEYS = ['search', 'aiInput', 'aiTrain'] as const satisfies readonly (keyof ContentSignal)[]
@@ -315,5 +316,23 @@ export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnin
       fix: "Use 'overwrite' (the default: the client's X-Forwarded-*, Forwarded, X-Real-IP, X-Original-URL and X-Rewrite-URL are replaced by what the Worker knows) or 'pass' (forwarded as sent: only for an origin behind a proxy of yours that sets them).",
     })
   }
+  if (config.hosts !== undefined) checkHosts(config.hosts, errors)
   return { errors, warnings }
+}
+
+/** `hosts`: exact names, each written as the Worker keys it, so a listed host is matched as written. */
+function checkHosts(hosts: unknown, out: Issues): void {
+  if (!Array.isArray(hosts) || hosts.length === 0) {
+    out.push({ path: 'hosts', message: `${show(hosts)} is not a list of host names.`, fix: "Write hosts: ['example.com', 'www.example.com'], or remove it." })
+    return
+  }
+  hosts.forEach((h, i) => {
+    const path = `hosts[${i}]`
+    const canonical = typeof h === 'string' ? canonicalHost(h) : undefined
+    if (typeof h !== 'string' || canonical === undefined || isBucketHost(canonical) || h.startsWith('*')) {
+      out.push({ path, message: `${show(h)} is not a host name.`, fix: 'Write an exact name such as "example.com" (no scheme, port, path or wildcard).' })
+    } else if (canonical !== h) {
+      out.push({ path, message: `${show(h)} is not written as requests are keyed (lower case, no port, no trailing dot, IDNs as xn--).`, fix: `Write "${canonical}".` })
+    }
+  })
 }

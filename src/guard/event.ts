@@ -46,7 +46,9 @@ export function buildEvent(input: EventInput): JudgedRequest {
   const event: { -readonly [K in keyof JudgedRequest]: JudgedRequest[K] } = {
     type: input.type,
     time: Date.now(),
-    host: url.hostname.toLowerCase(),
+    // The key the policy was built for: canonical, and the shared key for a
+    // host outside `hosts` or an invalid Host, so clients cannot mint new ones.
+    host: input.policy.config.host,
     method: request.method,
     path: (url.pathname + url.search).slice(0, MAX_PATH),
     userAgent: (request.headers.get('user-agent') ?? '').slice(0, MAX_UA),

@@ -1,5 +1,5 @@
 import type { Context, Handler } from 'hono'
-import { DEFAULTS, type Policies } from '../config/index.ts'
+import { canonicalHost, DEFAULTS, INVALID_HOST, type Policies } from '../config/index.ts'
 import { applyForwardingPolicy, HOP_HEADER, isLoop, loopMarker, stripHopByHop } from './origin-headers.ts'
 import { envOf } from './robots-txt.ts'
 
@@ -51,6 +51,8 @@ export function passThrough(options: PassThroughOptions = {}): Handler {
     if (await isLoop(c.req.header(HOP_HEADER), marker)) return c.text('Loop detected: this request already passed through robots-edge.\n', 508)
     const origin = env?.ORIGIN
     if (!origin && isDevelopmentHost(url.hostname)) return infoPage(c, url.hostname)
+    // RFC 9112 §3.2: a Host that is no host name is a 400; forwarding it to the zone could only fail (a 502).
+    if (!origin && canonicalHost(url.hostname) === INVALID_HOST) return c.text('Bad Request: the Host header is not a valid host name.\n', 400)
     let target = url
     if (origin) {
       const base = originUrl(origin)

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import type { Policies, Policy } from '../config/index.ts'
+import { canonicalHost, type Policies, type Policy } from '../config/index.ts'
 
 export interface RobotsTxtOptions {
   /** The per-isolate policy store (`createPolicies(config)`). */
@@ -26,9 +26,9 @@ export function envOf(c: Context): string | undefined {
   return typeof vars?.ROBOTS_ENV === 'string' ? vars.ROBOTS_ENV : undefined
 }
 
-/** Lower-case host of the request URL, without port. */
+/** The request's host, canonical (see canonicalHost): lower case, no port, no trailing dot. */
 export function hostOf(c: Context): string {
-  return new URL(c.req.url).hostname.toLowerCase()
+  return canonicalHost(new URL(c.req.url).hostname)
 }
 
 /**

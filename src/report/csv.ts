@@ -4,6 +4,7 @@
  * cell is defused before a spreadsheet sees it.
  */
 import type { Report } from './types.ts'
+import { visible } from './visible.ts'
 
 type Cell = string | number | boolean | null
 
@@ -19,14 +20,17 @@ const FORMULA_START = /^[=+\-@\t\r]/
 const NEEDS_QUOTES = /[",\r\n]/
 
 /**
- * One CSV field: text starting like a formula gets a leading `'` so a
- * spreadsheet shows it instead of evaluating it; then RFC 4180 quoting,
- * with inner quotes doubled. Numbers are ours and left as they are.
+ * One CSV field: invisible and bidi characters shown as escapes (visible()),
+ * so a lookalike agent name cannot pass for the real one; text starting
+ * like a formula gets a leading `'` so a spreadsheet shows it instead of
+ * evaluating it; then RFC 4180 quoting, with inner quotes doubled. Numbers
+ * are ours and left as they are.
  */
 export function csvCell(value: Cell): string {
   if (value === null) return ''
   if (typeof value !== 'string') return String(value)
-  const text = FORMULA_START.test(value) ? `'${value}` : value
+  const shown = visible(value, true)
+  const text = FORMULA_START.test(shown) ? `'${shown}` : shown
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text
 }
 

@@ -9,6 +9,7 @@ import type { AppEnv } from '../app.ts'
 import { registry } from '../bots/index.ts'
 import type { VerificationCoverage } from '../guard/coverage.ts'
 import { adminAuth } from '../middleware/admin-auth.ts'
+import { getStorageNotes } from '../storage/losses.ts'
 import { AnalyticsEngineQueryError, getAnalyticsEngineReport } from './analytics-engine.ts'
 import { toCsv } from './csv.ts'
 import { renderDashboard } from './dashboard/shell.ts'
@@ -163,12 +164,16 @@ async function lastSeen(db: D1Database, f: ReportFilter): Promise<Map<string, nu
 /**
  * The report as the API returns it: getReport's Report, each agent and
  * spoofed claim with `lastSeen`, at most MAX_AGENTS of each (`omitted` says
- * how many more there were; the totals count them all).
+ * how many more there were; the totals count them all), and the storage
+ * notes: `losses` (`[{ from, to, events }]`, events not stored) and
+ * `hostCap` (`{ limit, stored, reached }` once the cap on hosts is reached, else null).
  */
 async function loadReport(db: D1Database, filter: ReportFilter) {
-  const [report, seen] = await Promise.all([getReport(db, filter), lastSeen(db, filter)])
+  const [report, seen, notes] = await Promise.all([getReport(db, filter), lastSeen(db, filter), getStorageNotes(db, filter)])
   return {
     ...report,
+    // What the ledger could not store, and whether its cap on hosts was reached (src/storage/losses.ts).
+    ...notes,
     agents: report.agents.slice(0, MAX_AGENTS).map((a) => ({ ...a, lastSeen: seen.get(`0\n${a.agentKey}`) ?? null })),
     spoofed: report.spoofed.slice(0, MAX_AGENTS).map((s) => ({ ...s, lastSeen: seen.get(`1\n${s.agentKey}`) ?? null })),
     omitted: { agents: Math.max(0, report.agents.length - MAX_AGENTS), spoofed: Math.max(0, report.spoofed.length - MAX_AGENTS) },

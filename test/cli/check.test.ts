@@ -146,3 +146,12 @@ describe('check: terminal output', () => {
     expect(io.text()).toContain('\x1b[31mdisallowed\x1b[39m')
   })
 })
+
+describe('check: agent-controlled text', () => {
+  it('shows invisible and bidi characters in the header given as escapes', () => {
+    const io = captureIo()
+    check({ config, agent: 'g\u200bptbot/1.0 (\u202eevil)', target: '/' }, io)
+    expect(io.text()).toContain('g\\u{200B}ptbot/1.0 (\\u{202E}evil)')
+    expect(io.text()).not.toMatch(/[\u200b\u202e]/)
+  })
+})

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { lint } from '../../scripts/cli/lint.ts'
@@ -113,5 +116,21 @@ describe('lint (the config)', () => {
     const io = captureIo()
     expect(lint({ config: { rules: { userAgent: '*' }, json: true } as unknown as RobotsConfig, json: true }, io)).toBe(1)
     expect(jsonOf(io).issues).toEqual([expect.objectContaining({ severity: 'error', path: 'json', message: 'is not a known option.' })])
+  })
+})
+
+describe('lint <file>: what the file says is shown as escapes', () => {
+  it('a key holding a bidi override reads as one, never reordered', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'robots-edge-lint-'))
+    try {
+      const file = join(dir, 'robots.txt')
+      await writeFile(file, 'User-agent: *\nDisal\u202elow: /x\n')
+      const io = captureIo()
+      lint({ file }, io)
+      expect(io.text()).toContain('"Disal\\u{202E}low" is not a key crawlers are known to read')
+      expect(io.text()).not.toContain('\u202e')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

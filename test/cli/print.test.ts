@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { normalizeHost } from '../../scripts/cli/config.ts'
 import { print } from '../../scripts/cli/print.ts'
 import { createPolicies, type RobotsConfig } from '../../src/config/index.ts'
 import { captureIo, jsonOf } from './io.ts'
@@ -91,5 +92,13 @@ describe('print', () => {
     expect(io.stdout).toEqual(['User-agent: *', 'Disallow:'])
     expect(io.stderr.join('\n')).toContain('config failed for host "broken.example"')
     expect(io.stderr.join('\n')).toContain('no such site')
+  })
+})
+
+describe('print --host: the host as the Worker keys it', () => {
+  it('reads Example.COM.:8443 as example.com, and a non-host as the one invalid-host key', () => {
+    expect(normalizeHost('Example.COM.:8443')).toBe('example.com')
+    expect(normalizeHost('https://www.example.com/x')).toBe('www.example.com')
+    expect(normalizeHost('x'.repeat(300))).toBe('invalid-host.invalid')
   })
 })

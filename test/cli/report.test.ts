@@ -35,13 +35,15 @@ beforeAll(async () => {
     fetched({ agent: gptbot, time: now - 30 * HOUR }),
     ...Array.from({ length: 4 }, (_, i) => at(20 - i, { agent: gptbot, path: `/admin/${i}`, allowed: false })),
     at(2, { agent: ccbot, path: '/', host: 'other.example' }),
-    at(1, { agent: { tokens: ['inkbot'], kind: 'bot', obeysRobotsTxt: true, operator: 'Ink\x1b[31m Corp' }, path: '/' }),
+    at(1, { agent: { tokens: ['inkbot'], kind: 'bot', obeysRobotsTxt: true, operator: 'Ink\x1b[31m Corp \u202eevil' }, path: '/' }),
     at(1, { path: '/admin/x', allowed: false, verification: 'spoofed' }),
   ]
   const seed = join(dir, 'seed.sql')
   await writeFile(seed, [
     insertSql('events', EVENT_COLUMNS, events.map(toEventRow)),
     insertSql('robots_fetches', ['host', 'agent_key', 'robots_version', 'operator', 'first_fetch', 'last_fetch', 'fetches'], summariseFetches(events)),
+    // An outage the recorder counted (src/storage/losses.ts).
+    `INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES ('a1b2c3d4-1', ${now - 3 * HOUR}, ${now - 3 * HOUR + 600_000}, 1234, ${now});`,
   ].join('\n'))
   await wrangler('d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir)
   await wrangler('d1', 'execute', 'DB', '--local', '--persist-to', dir, '--file', seed)
@@ -51,7 +53,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 
-describe('report: the local D1', () => {
+// Each test starts wrangler's local runtime over the D1 files: seconds on a busy 2-core machine.
+describe('report: the local D1', { timeout: 60_000 }, () => {
   it('prints the per-agent table, worst first, with verdicts, spoofed claims and the rules with their lines', async () => {
     const io = captureIo()
     expect(await report({ persistTo: dir }, io)).toBe(0)
@@ -69,11 +72,17 @@ describe('report: the local D1', () => {
     expect(text).toMatch(/Most violated rules\n\s+Host\s+Line\s+Rule\s+Violations\s+Agents\n\s+example\.com\s+2\s+Disallow: \/admin\/\s+4\s+1/)
   })
 
-  it('shows control characters from the ledger as escapes, never raw', async () => {
+  it('shows control, invisible and bidi characters from the ledger as escapes, never raw', async () => {
     const io = captureIo()
     await report({ persistTo: dir }, io)
-    expect(io.text()).not.toContain('\x1b')
-    expect(io.text()).toContain('Ink\\x1b[31m Corp')
+    expect(io.text()).not.toMatch(/[\x1b\u202e]/)
+    expect(io.text()).toContain('Ink\\u{1B}[31m Corp \\u{202E}evil')
+  })
+
+  it('says how many events could not be stored, and when', async () => {
+    const io = captureIo()
+    await report({ persistTo: dir }, io)
+    expect(io.text()).toMatch(/^1,234 events could not be stored between \d{4}-\d\d-\d\d \d\d:\d\d and \d{4}-\d\d-\d\d \d\d:\d\d UTC \(D1 was unavailable; they are not in these counts\)\.$/m)
   })
 
   it('applies the filters and prints the API document with --json', async () => {

@@ -3,6 +3,7 @@
 // headless Chromium: the tables, the charts, the drill-down, the token, and
 // a User-Agent carrying markup that must stay text.
 import { existsSync } from 'node:fs'
+import { request } from 'node:http'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EVENT_COLUMNS } from '../../src/storage/rollups.ts'
@@ -30,6 +31,19 @@ async function send(path: string, ua: string, times = 1): Promise<void> {
     const res = await fetch(`${worker.origin}${path.replace('#', String(i))}`, { headers: { 'User-Agent': ua } })
     await res.arrayBuffer()
   }
+}
+
+/** One request with the User-Agent sent as UTF-8 bytes, as real clients send it. */
+function sendRaw(path: string, ua: string): Promise<void> {
+  const { hostname, port } = new URL(worker.origin)
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, path, headers: { 'User-Agent': Buffer.from(ua, 'utf8').toString('latin1') } }, (res) => {
+      res.resume()
+      res.on('end', () => resolve())
+    })
+    req.on('error', reject)
+    req.end()
+  })
 }
 
 async function api<T>(path: string): Promise<T> {
@@ -197,6 +211,24 @@ describe('the dashboard in Chromium', () => {
     const res = await page.goto(`${worker.origin}/_robots/`)
     expect(res?.status()).toBe(200)
     await expect.poll(() => page.locator('#agents tbody tr').count()).toBe(5)
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+
+  it('shows a lookalike agent name with its invisible and bidi characters escaped', async () => {
+    // Real clients send UTF-8 in the header, which the runtime reads as such; fetch() would refuse it.
+    await sendRaw('/articles/lookalike', 'g\u200bptbot/1.0 (\u202eevil)')
+    for (let i = 0; i < 100; i++) {
+      const report = await api<{ agents: { agentKey: string }[] }>('/report?since=1h')
+      if (report.agents.some((a) => a.agentKey === 'g\u200bptbot')) break
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    const { page, problems } = await openPage({ extraHTTPHeaders: { Authorization: `Bearer ${TOKEN}` } })
+    await page.goto(`${worker.origin}/_robots/`)
+    await expect.poll(() => page.locator('#agents tbody tr td:first-child').allTextContents()).toContain('g\\u{200B}ptbot')
+    await page.locator('#agents tbody tr', { hasText: 'g\\u{200B}ptbot' }).click()
+    await expect.poll(() => page.locator('#drill-table tbody tr').first().textContent()).toContain('g\\u{200B}ptbot/1.0 (\\u{202E}evil)')
+    expect(await page.locator('body').textContent()).not.toMatch(/[\u200b\u202e]/)
     expect(problems).toEqual([])
     await page.context().close()
   })

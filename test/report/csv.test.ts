@@ -23,6 +23,14 @@ describe('csvCell', () => {
     expect(csvCell('a=b')).toBe('a=b')
   })
 
+  it('shows invisible and bidi characters as escapes, so a lookalike agent reads as one', () => {
+    expect(csvCell('g\u200bptbot')).toBe('g\\u{200B}ptbot')
+    expect(csvCell('evil\u202etobgpt')).toBe('evil\\u{202E}tobgpt')
+    expect(csvCell('\u2066=1+1\u2069')).toBe('\\u{2066}=1+1\\u{2069}')
+    // Tabs and line breaks stay: the quoting carries them.
+    expect(csvCell('a\tb')).toBe('a\tb')
+  })
+
   it('leaves numbers and booleans alone and writes null as empty', () => {
     expect(csvCell(42)).toBe('42')
     expect(csvCell(0.5)).toBe('0.5')

@@ -62,3 +62,27 @@ describe('loadtest: a short run against the built Worker (Miniflare)', () => {
     expect(result.passed).toEqual({ errors: true, ledger: true })
   }, 120_000)
 })
+
+describe('loadtest --fault d1: D1 locked in the middle of a short run (Miniflare, Python\'s sqlite3)', () => {
+  // The real bundle and Miniflare's real D1, in a SQLite file another process
+  // locks for three seconds: every write fails with SQLITE_BUSY meanwhile.
+  it('answers every request, and stores or counts every crawler request; the outage is logged once', async () => {
+    const result = await loadtest({
+      seconds: 7, connections: 4, stepSeconds: 0.5, outdir: 'dist/test-loadtest-fault', fault: { kind: 'd1', startSeconds: 2, seconds: 3 },
+    })
+    expect(result.errors).toBe(0)
+    const fault = result.fault!
+    expect(fault.window.releasedAt - fault.window.lockedAt).toBeGreaterThanOrEqual(2.9)
+    expect(fault.sentDuring).toBeGreaterThan(0)
+    // sent == stored + counted as not stored; and no more dropped than the backlog forced
+    // (give or take the requests in flight when the lock was taken and released).
+    expect(result.ledger.recorded + fault.dropped).toBe(result.ledger.sent)
+    expect(fault.dropped).toBeGreaterThanOrEqual(0)
+    expect(fault.dropped).toBeLessThanOrEqual(fault.minimumDropped + Math.ceil(0.05 * fault.sentDuring))
+    // One outage, a few messages: never one (with a stack trace) per request.
+    expect(fault.logs.ledger).toBeGreaterThanOrEqual(2)
+    expect(fault.logs.ledger).toBeLessThanOrEqual(3)
+    expect(fault.logs.busy).toBeLessThan(5)
+    expect(result.passed).toEqual({ errors: true, ledger: true })
+  }, 180_000)
+})

@@ -80,5 +80,5 @@ describe('the ledger under concurrent requests', () => {
       if (count < before + sent) await new Promise((r) => setTimeout(r, 20))
     }
     expect(count - before).toBe(sent)
-  })
+  }, 60_000) // 300 requests through the test runtime: seconds on a busy 2-core machine
 })

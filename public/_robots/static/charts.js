@@ -4,7 +4,7 @@
  * loaded before this module as the global `uPlot`). Labels are drawn on the
  * canvas or set as text by uPlot, never parsed as HTML.
  */
-import { clear, el, formatCount, formatTime } from './dom.js'
+import { clear, el, formatCount, formatTime, visible } from './dom.js'
 
 const HOUR = 3_600_000
 /** Beyond this many hours the timeline shows only the hours with data. */
@@ -90,14 +90,15 @@ export function drawByAgent(container, report) {
     .sort((a, b) => b.evidence.violations.counted - a.evidence.violations.counted)
     .slice(0, TOP_AGENTS)
   if (top.length === 0) return message(container, 'No counted violations in this range.')
-  const names = top.map((a) => (a.agentKey.length > 16 ? `${a.agentKey.slice(0, 15)}…` : a.agentKey))
+  // Drawn on the canvas, so escaped here: el() never sees these names.
+  const names = top.map((a) => visible(a.agentKey)).map((n) => (n.length > 16 ? `${n.slice(0, 15)}…` : n))
   const index = names.map((_, i) => i)
   draw(container, {
     legend: { show: true },
     cursor: { points: { show: false } },
     scales: { x: { time: false, range: [-0.5, names.length - 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
     series: [
-      { label: 'Agent', value: (_u, i) => (i === null ? '—' : top[Math.round(i)]?.agentKey ?? '—') },
+      { label: 'Agent', value: (_u, i) => (i === null ? '—' : visible(top[Math.round(i)]?.agentKey ?? '—')) },
       { label: 'Counted violations', stroke: RED, fill: 'rgba(192, 57, 43, 0.6)', width: 1, paths: UPlot.paths.bars({ size: [0.6, 64] }), points: { show: false }, value: (_u, v) => (v === null ? '—' : formatCount(v)) },
     ],
     axes: [

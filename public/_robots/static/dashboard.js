@@ -6,7 +6,7 @@
  * through el() and textContent only (see dom.js).
  */
 import { drawByAgent, drawTimeline } from './charts.js'
-import { clear, el, formatTime } from './dom.js'
+import { clear, el, formatCount, formatTime, visible } from './dom.js'
 import { sortableTable } from './table.js'
 import { agentColumns, eventColumns, pathColumns, ruleColumns, spoofedColumns, totals } from './views.js'
 
@@ -32,7 +32,7 @@ const csv = /** @type {HTMLAnchorElement} */ ($('csv'))
 const agents = sortableTable(/** @type {HTMLTableElement} */ ($('agents')), agentColumns, {
   empty: 'No crawler was judged in this range.',
   onRowClick: (agent) => void openDrill(agent.agentKey),
-  rowLabel: (agent) => `Show recent requests of ${agent.agentKey}`,
+  rowLabel: (agent) => visible(`Show recent requests of ${agent.agentKey}`),
 })
 const spoofed = sortableTable(/** @type {HTMLTableElement} */ ($('spoofed')), spoofedColumns, { empty: 'No spoofed claims in this range.' })
 const rules = sortableTable(/** @type {HTMLTableElement} */ ($('rules')), ruleColumns, { empty: 'No rule was violated.' })
@@ -56,8 +56,9 @@ async function getJson(url) {
   return data
 }
 
+/** The status line; it may echo the query's filters and the API's messages, so it is shown through visible(). */
 function showStatus(text, tone) {
-  status.textContent = text
+  status.textContent = visible(text)
   status.className = `status ${tone ?? ''}`
 }
 
@@ -89,8 +90,9 @@ async function load() {
     showStatus(
       `${formatTime(report.filter.since)} to ${formatTime(report.filter.until)} UTC${filters.host ? ` · host ${filters.host}` : ''}${filters.agent ? ` · agent ${filters.agent}` : ''}` +
         (t.truncated ? ' · more violations than one report reads: counts are lower bounds' : '') +
-        (omitted > 0 ? ` · ${omitted} more agents and claims not listed (all are in the CSV)` : ''),
-      t.truncated || omitted > 0 ? 'warn' : undefined,
+        (omitted > 0 ? ` · ${omitted} more agents and claims not listed (all are in the CSV)` : '') +
+        storageNotes(report),
+      t.truncated || omitted > 0 || storageNotes(report) !== '' ? 'warn' : undefined,
     )
     $('totals').replaceChildren(...totals(report))
     renderTables()
@@ -100,6 +102,13 @@ async function load() {
   } catch (error) {
     if (ticket === loading) showStatus(`The report could not be loaded: ${error instanceof Error ? error.message : String(error)}`, 'bad')
   }
+}
+
+/** What the ledger could not store in the range, and whether its cap on hosts was reached (src/storage/losses.ts). */
+function storageNotes(r) {
+  const lost = (r.losses ?? []).map((l) => ` · ${formatCount(l.events)} events could not be stored between ${formatTime(l.from)} and ${formatTime(l.to)} UTC`)
+  const cap = r.hostCap ? [` · ${formatCount(r.hostCap.stored)} hosts stored, the most without a hosts list in robots.config.ts: requests for other hosts are counted under other-hosts.invalid`] : []
+  return [...lost, ...cap].join('')
 }
 
 function drawCharts() {
@@ -122,7 +131,7 @@ async function openDrill(agentKey, before) {
   if (before === undefined) {
     drill.agent = agentKey
     drill.rows = []
-    $('drill-title').textContent = `Recent requests · ${agentKey}`
+    $('drill-title').textContent = visible(`Recent requests · ${agentKey}`)
     events.render([])
     section.scrollIntoView({ behavior: 'smooth', block: 'start' })
   }

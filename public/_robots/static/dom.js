@@ -3,8 +3,27 @@
  * DOM helpers for the dashboard. Every string from the report (agent names,
  * paths, User-Agent headers, rule patterns, hosts) is agent-controlled, so it
  * reaches the page only as a text node (`append(string)`, `textContent`):
- * markup in it is shown, never parsed. Nothing here uses innerHTML.
+ * markup in it is shown, never parsed. Nothing here uses innerHTML. el()
+ * also shows invisible and bidi characters as escapes (visible()), so a
+ * lookalike name such as `g\u200bptbot` reads `g\u{200B}ptbot`.
  */
+
+/**
+ * The dashboard's copy of src/report/visible.ts (a static asset cannot
+ * import TypeScript); test/report/visible.test.ts holds the two to the same
+ * output for every code point.
+ */
+const HIDDEN_CHARACTERS = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Bidi_Control}\u2800]/gu
+
+/**
+ * `text` with every invisible, control or bidi character as `\u{HEX}`.
+ *
+ * @param {string} text
+ * @returns {string}
+ */
+export function visible(text) {
+  return String(text).replace(HIDDEN_CHARACTERS, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`)
+}
 
 /** Attributes el() refuses: event handlers and URLs could run script, so callers set those deliberately. */
 const UNSAFE_ATTRIBUTE = /^(on|href$|src$|srcdoc$|formaction$|style$)/i
@@ -24,11 +43,11 @@ export function el(tag, attributes = {}, ...children) {
     if (value === undefined || value === null || value === false) continue
     if (UNSAFE_ATTRIBUTE.test(name)) throw new Error(`el(): set ${name} explicitly, not through el()`)
     if (name === 'className') node.className = String(value)
-    else node.setAttribute(name, value === true ? '' : String(value))
+    else node.setAttribute(name, value === true ? '' : visible(String(value)))
   }
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue
-    node.append(typeof child === 'number' ? String(child) : child)
+    node.append(typeof child === 'number' ? String(child) : typeof child === 'string' ? visible(child) : child)
   }
   return node
 }

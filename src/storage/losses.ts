@@ -1,0 +1,140 @@
+/**
+ * Events the ledger could not store, counted instead of lost unseen: the
+ * recorder counts every event it drops, writes the count with its time span
+ * to D1 (`ledger_losses`, migrations/0010) once D1 takes writes again, and
+ * keeps it in KV meanwhile, where the cron finds it should the isolate stop
+ * first. The report reads it back as "N events could not be stored between
+ * T1 and T2".
+ */
+import type { Loss, LossEpisode, LossStash } from './backlog.ts'
+import { readHostCap, type HostCapNote } from './hosts.ts'
+
+export type { Loss, LossEpisode, LossStash }
+
+/** Where the recorder parks a loss while D1 is down. */
+export interface LossStashStore {
+  put(stash: LossStash): Promise<void>
+  remove(id: string): Promise<void>
+}
+
+/** Prefix of the KV keys holding stashes; one key per isolate and episode. */
+export const LOSS_STASH_PREFIX = 'ledger-losses:v1:'
+
+/**
+ * A stash not updated for this long belongs to an isolate that has stopped
+ * (a live isolate in an outage rewrites it every few seconds, and removes it
+ * once its loss is in D1), so the cron counts what it held as lost.
+ */
+export const STALE_STASH_MS = 15 * 60_000
+
+/** Losses whose spans lie closer than this are shown as one (one outage, seen by several isolates). */
+const MERGE_GAP_MS = 5 * 60_000
+
+/**
+ * Writes an isolate's own count of an episode. The isolate knows the exact
+ * count, so its row replaces whatever the cron moved from an older stash.
+ */
+export async function recordLoss(db: D1Database, loss: LossEpisode, now: number): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET from_time = excluded.from_time, to_time = excluded.to_time,
+         events = excluded.events, recorded_at = excluded.recorded_at`,
+    )
+    .bind(loss.id, Math.trunc(loss.from), Math.trunc(loss.to), loss.events, Math.trunc(now))
+    .run()
+}
+
+/**
+ * The losses within a time range, those close together merged, oldest first.
+ *
+ * @example
+ * const losses = await readLosses(env.DB, { since: Date.now() - 7 * 86_400_000, until: Date.now() })
+ * // [{ from: 1767607200000, to: 1767607210000, events: 4200 }]
+ */
+export async function readLosses(db: D1Database, range: { since: number; until: number }): Promise<Loss[]> {
+  const { results } = await db
+    .prepare('SELECT from_time AS "from", to_time AS "to", events FROM ledger_losses WHERE to_time >= ? AND from_time < ? AND events > 0 ORDER BY from_time')
+    .bind(Math.trunc(range.since), Math.trunc(range.until))
+    .all<Loss>()
+  const merged: { from: number; to: number; events: number }[] = []
+  for (const loss of results) {
+    const last = merged.at(-1)
+    if (last !== undefined && loss.from <= last.to + MERGE_GAP_MS) {
+      last.to = Math.max(last.to, loss.to)
+      last.events += loss.events
+    } else merged.push({ from: loss.from, to: loss.to, events: loss.events })
+  }
+  return merged
+}
+
+/** Stashes in Workers KV, one key per isolate and episode. Failures are the caller's to count. */
+export function kvLossStash(kv: KVNamespace): LossStashStore {
+  return {
+    put: (stash) => kv.put(`${LOSS_STASH_PREFIX}${stash.id}`, JSON.stringify(stash)),
+    remove: (id) => kv.delete(`${LOSS_STASH_PREFIX}${id}`),
+  }
+}
+
+function parseStash(text: string | null): LossStash | null {
+  try {
+    const s = JSON.parse(text ?? 'null') as Partial<LossStash> | null
+    const numbers = [s?.from, s?.to, s?.events, s?.held, s?.updated]
+    return s && typeof s.id === 'string' && numbers.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (s as LossStash) : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The cron's part: moves stale stashes (isolates that stopped during an
+ * outage, or before their loss reached D1) into `ledger_losses`, counting
+ * what they still held as lost, and deletes them. A fresh stash is left to
+ * its isolate. A row the isolate already wrote is kept as it is.
+ *
+ * @returns how many stashes were removed, and the events they added to `ledger_losses`.
+ */
+export async function collectStashedLosses(kv: KVNamespace, db: D1Database, now: number): Promise<{ moved: number; events: number }> {
+  let moved = 0
+  let events = 0
+  let cursor: string | undefined
+  do {
+    const page = await kv.list({ prefix: LOSS_STASH_PREFIX, ...(cursor === undefined ? {} : { cursor }) })
+    for (const key of page.keys) {
+      const stash = parseStash(await kv.get(key.name))
+      if (stash !== null && now - stash.updated < STALE_STASH_MS) continue
+      if (stash !== null && stash.events + stash.held > 0) {
+        const written = await db
+          .prepare('INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING')
+          .bind(stash.id, Math.trunc(stash.from), Math.trunc(stash.to), stash.events + stash.held, Math.trunc(now))
+          .run()
+        if (written.meta.changes > 0) events += stash.events + stash.held
+      }
+      await kv.delete(key.name)
+      moved++
+    }
+    cursor = page.list_complete ? undefined : page.cursor
+  } while (cursor !== undefined)
+  return { moved, events }
+}
+
+/** What the report says about the ledger itself, next to the counts it shows. */
+export interface StorageNotes {
+  /** Events that could not be stored within the range: "N events could not be stored between T1 and T2". */
+  readonly losses: readonly Loss[]
+  /** The cap on distinct hosts, when reached: requests for further hosts are counted under `other-hosts.invalid`. */
+  readonly hostCap: HostCapNote | null
+}
+
+/**
+ * The one call the report makes for these notes; its fields go into the
+ * report's JSON as they are.
+ *
+ * @example
+ * const notes = await getStorageNotes(env.DB, { since, until })
+ * // { losses: [{ from, to, events: 4200 }], hostCap: null }
+ */
+export async function getStorageNotes(db: D1Database, range: { since: number; until: number }): Promise<StorageNotes> {
+  const [losses, cap] = await Promise.all([readLosses(db, range), readHostCap(db)])
+  return { losses, hostCap: cap.reached ? cap : null }
+}
