@@ -48,34 +48,12 @@ for (let c = 0; c < 128; c++) {
   ENDS_TOKEN[c] = kind === SPACE || kind === SEPARATOR || kind === OPEN || kind === CLOSE ? 1 : 0
 }
 
-// Browser and platform vocabulary: never taken for an unknown bot's own name.
-// Checked only once a header carries a bot signal, so browsers never pay for it.
-export const BROWSER_WORDS: ReadonlySet<string> = new Set([
-  'mozilla', 'compatible', 'applewebkit', 'khtml', 'like', 'gecko', 'chrome', 'chromium', 'safari', 'version',
-  'mobile', 'firefox', 'msie', 'trident', 'edg', 'edga', 'edgios', 'opr', 'opera', 'samsungbrowser', 'crios',
-  'fxios', 'yabrowser', 'ucbrowser', 'windows', 'linux', 'android', 'macintosh', 'iphone', 'ipad', 'ipod', 'x11',
-  'u', 'wv', 'cpu', 'intel', 'ubuntu', 'win64', 'wow64', 'x64', 'smart-tv', 'tizen', 'cros', 'build',
-])
-
 /** Whether the lower-case `rest` (" slurp") follows at `at` and ends on a word boundary. */
 export function followedBy(s: string, at: number, length: number, rest: string): boolean {
   const end = at + rest.length
   if (end > length) return false
   if (!sameWord(s, at, rest)) return false
   return end === length || IS_WORD[s.charCodeAt(end)] !== 1
-}
-
-const SUFFIXES = ['bot', 'crawler', 'spider']
-
-/** A name that calls itself a bot: `…bot`, `…crawler`, `…spider`, longer than the suffix alone. */
-export function hasBotSuffix(s: string, start: number, end: number): boolean {
-  // Every suffix ends in `t` or `r`: most browser words fail on that one character.
-  const last = s.charCodeAt(end - 1) | 32
-  if (last !== 116 && last !== 114) return false
-  for (const suffix of SUFFIXES) {
-    if (end - start > suffix.length && sameWord(s, end - suffix.length, suffix)) return true
-  }
-  return false
 }
 
 /** `http`, `https` or `mailto` before a colon: the start of a URL, which is a bot signal. */
