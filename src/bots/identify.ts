@@ -1,5 +1,5 @@
 import type { AgentCategory, AgentPurpose } from './types.ts'
-import { RANK_BOT, type Target } from './name-index.ts'
+import type { Target } from './name-index.ts'
 import {
   CANDIDATE_FILLER, F_BOT_WORD, F_COMMENT, F_FILLER, F_FIRST_ELEMENT, F_KNOWN, F_NAME, F_PLATFORM, F_VERSIONED, F_VOCAB,
   found, groupOwner, knownNames, scan, wordEnd, wordFlags, wordGroup, wordRun, wordStart,
@@ -58,18 +58,17 @@ export function identifyAgent(userAgent: string | null | undefined): AgentIdenti
 
 function decide(s: string): AgentIdentity | null {
   const best = found.best
-  if (best !== undefined && best.rank >= RANK_BOT) return identityOf(best, s, others(best, s))
+  if (best !== undefined && best.kind === 'bot') return identityOf(best, s, others(best, s))
   if (found.weak !== undefined && found.signal) return identityOf(found.weak, s, undefined)
   if (found.candidate >= 0) {
     const own = found.candidateKind === CANDIDATE_FILLER ? nameAround(found.candidate) : found.candidate
     if (own >= 0) return unknownClient(s, own, 'bot')
+    if (own === NO_NAME && best === undefined) return namelessBot(s)
   }
   if (found.signal) {
     const own = ownNameAtSignal()
     if (own >= 0) return unknownClient(s, own, 'bot')
-    if (own === NO_NAME && best === undefined && found.tool < 0) {
-      return { tokens: [], kind: 'bot', operator: undefined, category: undefined, purpose: undefined, obeysRobotsTxt: true, id: undefined, names: collectNames(s, -1), others: undefined }
-    }
+    if (own === NO_NAME && best === undefined && found.tool < 0) return namelessBot(s)
   }
   if (best !== undefined) return identityOf(best, s, undefined)
   if (found.tool >= 0) {
@@ -97,7 +96,11 @@ function nameAround(k: number): number {
     if (owner >= 0 && isOwnName(owner)) return owner
   }
   for (let j = k + 1; j < found.count && wordRun[j] === run; j++) if (isOwnName(j)) return j
-  return ownNameAtSignal()
+  const own = ownNameAtSignal()
+  if (own !== NO_NAME) return own
+  // A bot word alone (`Hatena::Russia::Crawler`): the header's first own name, else no name at all.
+  for (let j = 0; j < found.count; j++) if ((wordFlags[j] ?? 0) & F_NAME && isOwnName(j)) return (wordFlags[j] ?? 0) & F_KNOWN ? KNOWN_NAME : j
+  return NO_NAME
 }
 
 function isOwnName(k: number): boolean {
@@ -149,10 +152,10 @@ function others(winner: Target, s: string): readonly AgentIdentity[] | undefined
 // result has the same shape and the code that reads it stays monomorphic.
 function identityOf(target: Target, s: string, others: readonly AgentIdentity[] | undefined): AgentIdentity {
   const names = collectNames(s, -1)
-  const bot = target.id !== undefined && target.category !== undefined
+  const bot = target.kind === 'bot'
   return {
     tokens: target.tokens,
-    kind: bot ? 'bot' : 'tool',
+    kind: target.kind,
     operator: target.operator,
     category: target.category,
     purpose: target.purpose,
@@ -161,6 +164,11 @@ function identityOf(target: Target, s: string, others: readonly AgentIdentity[] 
     names,
     others,
   }
+}
+
+/** A client that says it is a bot but gives no name of its own. */
+function namelessBot(s: string): AgentIdentity {
+  return { tokens: [], kind: 'bot', operator: undefined, category: undefined, purpose: undefined, obeysRobotsTxt: true, id: undefined, names: collectNames(s, -1), others: undefined }
 }
 
 /** A client the registry does not know, by its own name: the first word of its run is its token. */

@@ -21,11 +21,14 @@ export const BOT_ACTIVITY = 5
 // `Googlebot`, `YisouSpider`, `PHPCrawl`. (`Fetch` alone is not one: Firefox's `MozacFetch`.)
 const CRAWLER_SUFFIXES = ['bot', 'bots', 'robot', 'robots', 'crawler', 'crawl', 'spider', 'spyder', 'fetcher', 'scraper', 'scrapper']
 // Words that name an automated client by what it does: `LinkChecker`, `DNSScanner`, `Sucuri Integrity Monitor`.
-const ACTIVITY_SUFFIXES = ['scanner', 'checker', 'monitor', 'monitoring', 'validator', 'favicon', 'favicons', 'diagnostics', 'webhook']
+const ACTIVITY_SUFFIXES = [
+  'scanner', 'scanning', 'checker', 'monitor', 'monitoring', 'validator', 'favicon', 'favicons', 'diagnostics', 'webhook',
+  'daemon', 'service', 'services', 'preview', 'sitemap', 'sitemaps', 'uptime',
+]
 // Short words that say the same only as a whole part of a name (`SiteCheck`,
-// `ips-agent`, `kube-probe`, `OnlyScans`), never glued to lower-case letters
-// (`Regent`, `Vulcan`).
-const PARTS = ['agent', 'check', 'probe', 'scan', 'scans', 'hook']
+// `ips-agent`, `kube-probe`, `OnlyScans`, `QuiteRSS`), never glued to
+// lower-case letters (`Regent`, `Vulcan`).
+const PARTS = ['agent', 'check', 'probe', 'scan', 'scans', 'hook', 'rss', 'health']
 
 const crawlerByLast = groupByLast(CRAWLER_SUFFIXES)
 const activityByLast = groupByLast(ACTIVITY_SUFFIXES)
@@ -63,7 +66,9 @@ export function classifyWord(s: string, start: number, end: number): number {
 }
 
 function classifyPart(s: string, start: number, end: number, wordStart: number, wordEnd: number): number {
-  const whole = start === wordStart && end === wordEnd
+  // A version glued on is not part of the name (`trendictionbot0`).
+  while (end - start > 3 && isDigitCode(s.charCodeAt(end - 1))) end--
+  const whole = start === wordStart && (end === wordEnd || isDigitCode(s.charCodeAt(end)))
   if (isDevicePart(s, start, end)) return NOT_BOT_WORD
   const last = foldCase(s.charCodeAt(end - 1))
   for (const suffix of crawlerByLast.get(last) ?? []) {
@@ -107,6 +112,27 @@ export function hasPlatformPart(s: string, start: number, end: number): boolean 
   return false
 }
 
+// Top-level domains common in crawlers' self-descriptions (`(postrank.com)`).
+const TLDS = new Set([
+  'com', 'net', 'org', 'io', 'ai', 'co', 'de', 'fr', 'uk', 'ru', 'jp', 'app', 'dev', 'info', 'biz', 'eu', 'us', 'cn',
+  'nl', 'it', 'es', 'pl', 'cz', 'ch', 'se', 'no', 'fi', 'dk', 'be', 'at', 'me', 'tv', 'ly', 'xyz', 'tech', 'cloud', 'pt', 'br',
+])
+
+/** A host name such as `postrank.com` (not `com.example.app`, not a version). */
+export function isDomain(s: string, start: number, end: number): boolean {
+  let dot = -1
+  for (let i = end - 1; i > start; i--) {
+    if (s.charCodeAt(i) === 46) {
+      dot = i
+      break
+    }
+  }
+  if (dot < 0 || end - dot - 1 < 2 || end - dot - 1 > 5) return false
+  let label = ''
+  for (let i = dot + 1; i < end; i++) label += String.fromCharCode(foldCase(s.charCodeAt(i)))
+  return TLDS.has(label)
+}
+
 /** A browser's own name (`IBrowse`, `Avant Browser`, `UCBrowser`): a person's client. */
 export function isBrowserName(s: string, start: number, end: number): boolean {
   return endsWith(s, start, end, 'browser') || endsWith(s, start, end, 'browse')
@@ -137,6 +163,10 @@ function endsWith(s: string, start: number, end: number, word: string): boolean 
 function sameFolded(s: string, at: number, word: string): boolean {
   for (let i = 0; i < word.length; i++) if (foldCase(s.charCodeAt(at + i)) !== word.charCodeAt(i)) return false
   return true
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57
 }
 
 function isUpper(code: number): boolean {
@@ -178,7 +208,7 @@ export const PLATFORM_WORDS = [
 /** Words that are never a name of their own. */
 export const FILLER_WORDS = [
   'compatible', 'like', 'by', 'for', 'the', 'of', 'de', 'and', 'a', 'an', 'at', 'to', 'with', 'from', 'in', 'on',
-  'via', 'is', 'not', 'web', 'www', 'see', 'info', 'rv', 'user-agent', 'useragent',
+  'via', 'is', 'not', 'web', 'www', 'see', 'info', 'rv', 'user-agent', 'useragent', 'contact',
 ]
 
 /** Device brands whose names end in a bot word (`CUBOT X19`, `Cubot_Note_20`). */

@@ -13,6 +13,8 @@ export const RANK_BOT = 3
 
 export interface Target {
   readonly rank: number
+  /** `bot` for registry agents and self-named bots, `tool` for generic clients. */
+  readonly kind: 'bot' | 'tool'
   /** Only counts when the header also carries a bot signal (see `weakUaNames`). */
   readonly weak: boolean
   readonly id: string | undefined
@@ -69,7 +71,12 @@ export class NameIndex {
   private readonly records: NameRecord[] = []
   private readonly mask: number
 
-  constructor(agents: readonly AgentEntry[], tools: readonly ToolEntry[], vocabulary: ReadonlyArray<readonly [number, readonly string[]]>) {
+  constructor(
+    agents: readonly AgentEntry[],
+    tools: readonly ToolEntry[],
+    selfNamed: readonly string[],
+    vocabulary: ReadonlyArray<readonly [number, readonly string[]]>,
+  ) {
     const size = 8192
     this.table = new Int32Array(size)
     this.mask = size - 1
@@ -87,6 +94,10 @@ export class NameIndex {
     for (const tool of tools) {
       const target = makeTarget(tool.generic === true ? RANK_GENERIC_TOOL : RANK_TOOL, false, undefined, [tool.token], tool.token, tool.operator)
       for (const name of tool.uaNames) this.add(name, false, target)
+    }
+    for (const name of selfNamed) {
+      const token = name.toLowerCase()
+      this.add(name, false, makeTarget(RANK_BOT, false, undefined, [token], token, undefined, 'bot'))
     }
     for (const [kind, words] of vocabulary) for (const word of words) this.record(word).vocab = kind
   }
@@ -137,10 +148,12 @@ function makeTarget(
   tokens: readonly string[],
   primary: string,
   operator?: string,
+  kind: 'bot' | 'tool' = agent === undefined ? 'tool' : 'bot',
 ): Target {
   const frozenTokens = Object.freeze([...tokens])
   return {
     rank,
+    kind,
     weak,
     id: agent?.id,
     tokens: frozenTokens,
@@ -149,7 +162,7 @@ function makeTarget(
     operator: agent?.operator ?? operator,
     category: agent?.category,
     purpose: agent?.purpose,
-    obeysRobotsTxt: agent?.obeysRobotsTxt ?? false,
+    obeysRobotsTxt: agent?.obeysRobotsTxt ?? kind === 'bot',
   }
 }
 

@@ -1,26 +1,36 @@
 import type { AgentCategory, AgentEntry } from './types.ts'
 import { aiAgents } from './registry/ai.ts'
+import { aiAssistantAgents } from './registry/ai-agents.ts'
+import { aiDataAgents } from './registry/ai-data.ts'
+import { aiSearchAgents } from './registry/ai-search.ts'
 import { google } from './registry/google.ts'
+import { googleFetchers } from './registry/google-fetchers.ts'
 import { feedFetchers, monitors } from './registry/monitoring.ts'
 import { otherAgents } from './registry/other.ts'
 import { archivers, previewAgents } from './registry/previews.ts'
 import { searchEngines } from './registry/search.ts'
 import { seoAgents } from './registry/seo.ts'
+import { serviceAgents } from './registry/services.ts'
 import { tools } from './registry/tools.ts'
 import { yandexRobots } from './registry/yandex.ts'
 
 /** Every known automated agent, as data. Order matters only for readability. */
 export const registry = [
   ...google,
+  ...googleFetchers,
   ...searchEngines,
   ...yandexRobots,
   ...aiAgents,
+  ...aiDataAgents,
+  ...aiSearchAgents,
+  ...aiAssistantAgents,
   ...seoAgents,
   ...previewAgents,
   ...archivers,
   ...monitors,
   ...feedFetchers,
   ...otherAgents,
+  ...serviceAgents,
 ] as const satisfies readonly AgentEntry[]
 
 export { tools }

@@ -1,10 +1,11 @@
 import { AT, CLOSE, IS_WORD, OPEN, PLUS, SEPARATOR, classOf, followedBy, isDigit, isScheme, skipToken } from './char-classes.ts'
 import {
   BOT_ACTIVITY, BOT_FILLER, BOT_NAME, BROWSER_WORDS, DEVICE_WORDS, FILLER_WORDS, PLATFORM_WORDS, TOOL_NAME,
-  VOCAB_BROWSER, VOCAB_DEVICE, VOCAB_FILLER, VOCAB_PLATFORM, classifyWord, hasPlatformPart, isBrowserName, isGoogleName,
+  VOCAB_BROWSER, VOCAB_DEVICE, VOCAB_FILLER, VOCAB_PLATFORM, classifyWord, hasPlatformPart, isBrowserName, isDomain, isGoogleName,
 } from './lexicon.ts'
 import { NameIndex, RANK_BOT, hashStep, sameWord, type Target } from './name-index.ts'
 import { registry, tools } from './registry.ts'
+import { selfNamedBots } from './registry/names.ts'
 
 /**
  * One pass over a User-Agent header that records its words and what they
@@ -21,7 +22,7 @@ const SCAN_LIMIT = 2048
 export const MAX_WORDS = 64
 const MAX_DEPTH = 30
 
-export const index = new NameIndex(registry, tools, [
+export const index = new NameIndex(registry, tools, selfNamedBots, [
   [VOCAB_BROWSER, BROWSER_WORDS],
   [VOCAB_PLATFORM, PLATFORM_WORDS],
   [VOCAB_FILLER, FILLER_WORDS],
@@ -117,6 +118,8 @@ export function scan(s: string): void {
   let runStart = 0
   let pendingSignal = false
   let count = 0
+  let lastWord = -1 // index of the word recorded last, and what it named
+  let lastTarget: Target | undefined
 
   let i = 0
   while (i < length) {
@@ -143,7 +146,8 @@ export function scan(s: string): void {
         firstElement = true
       } else if (kind === CLOSE) {
         if (held >= 0 && heldGroup === group) {
-          if ((platformMask & (1 << depth)) === 0 && (heldVersioned || heldLast)) confirmHeld(held)
+          const signalled = found.signal && found.signalGroup === group
+          if ((platformMask & (1 << depth)) === 0 && (heldVersioned || heldLast || signalled)) confirmHeld(held)
           held = -1
         }
         if (depth > 0) {
@@ -180,7 +184,13 @@ export function scan(s: string): void {
     // A word: hashed while read, so it can be looked up without cutting it out.
     const start = i
     let hash = 0
+    let parts = 0 // `-` and `_` seen, for names with text glued on (`Pingdom.com_bot_…`, `amazon-kendra-…`)
     do {
+      if ((code === 45 || code === 95) && parts < MAX_PARTS) {
+        partEnd[parts] = i
+        partHash[parts] = hash
+        parts++
+      }
       hash = hashStep(hash, code)
       i++
       if (i >= length) break
@@ -192,14 +202,25 @@ export function scan(s: string): void {
     const platform = depth > 0 && (platformMask & (1 << depth)) !== 0
 
     if (next === 58 /* : */ && isScheme(s, start, end)) {
-      // A URL: a bot signal, unless it sits among a device's details (XBMC's `(Mac OS X; …; http://xbmc.org)`).
+      // A URL: a bot signal, unless it sits among a device's details (XBMC's `(Mac OS X; …; http://xbmc.org)`),
+      // where it counts only after the name it describes (`(X11; Linux x86_64; GTmetrix https://gtmetrix.com/)`).
       if (!platform) noteSignal(count, group)
+      else if (!leading && count > 0 && wordGroup[count - 1] === group && lastWord === count - 1) {
+        noteSignal(count, group)
+        if (lastTarget !== undefined && !lastTarget.weak) {
+          if (found.best === undefined || outranks(lastTarget, found.best)) found.best = lastTarget
+        } else if (found.candidate < 0 && ((wordFlags[count - 1] ?? 0) & F_VOCAB) === 0) {
+          found.candidate = count - 1
+          found.candidateKind = CANDIDATE_NAMED
+        }
+      }
       i = skipToken(s, end, length)
       runOpen = false
       continue
     }
     if (next === 64 /* @ */ && isMailDomain(s, end + 1, length)) {
-      if (!platform || afterPlus) noteSignal(count, group)
+      // A contact address, even among a device's details (`(Windows NT 10.0; CONTACT; scan@…)`).
+      noteSignal(count, group)
       i = skipToken(s, end, length)
       runOpen = false
       afterPlus = false
@@ -224,9 +245,8 @@ export function scan(s: string): void {
         }
       }
     }
-    const underscore = target === undefined && namePosition ? indexOfUnderscore(s, start, end) : -1
-    if (underscore > start) {
-      const prefix = index.find(s, start, underscore, hashOf(s, start, underscore))?.variants.find(isPrefix)
+    for (let p = 0; target === undefined && namePosition && p < parts; p++) {
+      const prefix = index.find(s, start, partEnd[p] ?? start, partHash[p] ?? 0)?.variants.find(isPrefix)
       if (prefix !== undefined) target = prefix.target
     }
 
@@ -237,7 +257,8 @@ export function scan(s: string): void {
     }
     // A bare word among a device's details is a model (`Expanse`, `RUBY`, `SPIDER Build/…`);
     // with a version it is a product (`DuplexWeb-Google/1.0`). A multi-word known name always counts.
-    const counts = !afterLike && (!platformHere || versioned || nameEnd > end)
+    // A name with a hyphen or underscore is no model name (`(X11; Linux i686; ips-agent)`).
+    const counts = !afterLike && (!platformHere || versioned || nameEnd > end || (target !== undefined && parts > 0))
     let flags = (depth > 0 ? F_COMMENT : 0) | (platformHere ? F_PLATFORM : 0) | (versioned ? F_VERSIONED : 0)
       | (namePosition ? F_NAME : 0) | (vocab !== 0 ? F_VOCAB : 0) | (depth > 0 && firstElement ? F_FIRST_ELEMENT : 0)
     let candidateKind = 0
@@ -248,7 +269,7 @@ export function scan(s: string): void {
         if (target.weak) found.weak ??= target
         else {
           if (found.best === undefined || outranks(target, found.best)) found.best = target
-          if (target.rank >= RANK_BOT && !found.bots.includes(target)) found.bots.push(target)
+          if (target.id !== undefined && !found.bots.includes(target)) found.bots.push(target)
         }
       }
     } else if (vocab === 0 && !afterLike) {
@@ -259,10 +280,17 @@ export function scan(s: string): void {
         if (counts || platformHere) candidateKind = CANDIDATE_BOT
       } else if (kind === BOT_FILLER || kind === BOT_ACTIVITY) {
         flags |= F_BOT_WORD | (kind === BOT_FILLER ? F_FILLER : 0)
-        if (counts) candidateKind = kind === BOT_FILLER ? CANDIDATE_FILLER : CANDIDATE_BOT
+        // Among a device's details only after another word of its element (`(iPhone; Y!J-BRY/YATSH crawler)`,
+        // never `(Linux; Android 12; Robot Build/…)`).
+        if (counts || (platformHere && !namePosition && kind === BOT_FILLER)) candidateKind = kind === BOT_FILLER ? CANDIDATE_FILLER : CANDIDATE_BOT
       } else if (kind === TOOL_NAME) {
         toolWord = counts
         if (end - start === 4) flags |= F_FILLER
+      } else if (depth > 0 && namePosition && !platformHere && isDomain(s, start, end)
+        && (held >= 0 || !sameWord(s, start, 'www.'))) {
+        // `(postrank.com)`, `(compatible; Twingly Recon; twingly.com)`: where to read about the client.
+        flags |= F_FILLER
+        noteSignal(count, group)
       } else if (counts && isGoogleName(s, start, end)) {
         candidateKind = CANDIDATE_NAMED
       } else if (counts && namePosition && depth > 0 && held < 0 && !isDigit(s.charCodeAt(start)) && !isBrowserName(s, start, end)
@@ -293,6 +321,8 @@ export function scan(s: string): void {
         runStart = count
         runOpen = true
       }
+      lastWord = count
+      lastTarget = target
       wordStart[count] = start
       wordEnd[count] = nameEnd
       wordFlags[count] = flags
@@ -312,7 +342,16 @@ export function scan(s: string): void {
     i = nameEnd
     if (versioned) runOpen = false
     // `Name/version`: the version is not a name, whatever it looks like.
-    if (i < length && s.charCodeAt(i) === 47) i = skipToken(s, i + 1, length)
+    if (i < length && s.charCodeAt(i) === 47) {
+      const version = i + 1
+      i = skipToken(s, version, length)
+      // `productsup.io/crawler`, `visionheight.com/scan`: the product says what it does where its version goes.
+      if (found.candidate < 0 && count > 0 && i > version && isLetter(s.charCodeAt(version)) && !platformHere
+        && classifyWord(s, version, i) !== 0 && classifyWord(s, version, i) !== TOOL_NAME) {
+        found.candidate = count - 1
+        found.candidateKind = CANDIDATE_BOT
+      }
+    }
     if (!platformHere && isSubscribers(s, start, end)) noteSignal(count, group)
   }
   // A comment cut off by the end of the header ends there.
@@ -336,6 +375,15 @@ function bareName(s: string, count: number, plain: boolean): void {
   let k = -1
   if (count === 1 && plain) k = 0
   else if (count === 2 && wordGroup[1] === 0 && isMozilla(s, 0)) k = 1
+  else if (count <= 4 && isMozilla(s, 0) && isOneElementComment(s, wordEnd[0] ?? 0)) {
+    // `Mozilla/5.0 (Morningscore/1.0)`, `Mozilla/4.0 (Hydra)`, `Mozilla/5.0 (compatible)`: no browser says only that.
+    k = count > 1 ? 1 : -1
+    if (k < 0 || (wordFlags[1] ?? 0) & F_VOCAB) {
+      found.candidate = count > 1 ? 1 : 0
+      found.candidateKind = CANDIDATE_FILLER
+      return
+    }
+  }
   if (k < 0) return
   const flags = wordFlags[k] ?? 0
   const start = wordStart[k] ?? 0
@@ -343,6 +391,23 @@ function bareName(s: string, count: number, plain: boolean): void {
   if (flags & F_VOCAB || !isLetter(s.charCodeAt(start)) || hasPlatformPart(s, start, end)) return
   found.candidate = k
   found.candidateKind = CANDIDATE_NAMED
+}
+
+/** After `Mozilla/x.y` at `from`: one comment with a single element, and nothing after it. */
+function isOneElementComment(s: string, from: number): boolean {
+  let end = s.length
+  while (end > 0 && s.charCodeAt(end - 1) === 32) end--
+  if (end > 300 || s.charCodeAt(end - 1) !== 41) return false
+  let i = from
+  while (i < end && s.charCodeAt(i) !== 40) {
+    if (s.charCodeAt(i) === 32 && i + 1 < end && s.charCodeAt(i + 1) !== 40 && s.charCodeAt(i + 1) !== 32) return false
+    i++
+  }
+  for (let j = i + 1; j < end - 1; j++) {
+    const c = s.charCodeAt(j)
+    if (c === 59 || c === 44 || c === 40 || c === 41) return false
+  }
+  return i < end
 }
 
 function isLetter(code: number): boolean {
@@ -355,6 +420,9 @@ function isMozilla(s: string, k: number): boolean {
 }
 
 const groupStack = new Int16Array(MAX_DEPTH)
+const MAX_PARTS = 4
+const partEnd = new Int32Array(MAX_PARTS)
+const partHash = new Int32Array(MAX_PARTS)
 
 function noteSignal(count: number, group: number): void {
   if (found.signal) return
@@ -375,12 +443,14 @@ function isSubscribers(s: string, start: number, end: number): boolean {
   return (n === 11 || n === 10) && sameWord(s, start, n === 11 ? 'subscribers' : 'subscriber')
 }
 
-/** After a `+`: a URL, a `www.` host or an e-mail address. */
+/** After a `+`: a URL, a host name or an e-mail address. */
 function plusSignal(s: string, i: number, length: number): boolean {
   if (sameWord(s, i, 'http') || sameWord(s, i, 'www.')) return true
   let j = i
   while (j < length && IS_WORD[s.charCodeAt(j)] === 1) j++
-  return j < length && s.charCodeAt(j) === 64 && isMailDomain(s, j + 1, length)
+  // `+name@host` or `+host.tld` (`+imagesift.com`, `+fediverse.observer`).
+  if (j < length && s.charCodeAt(j) === 64) return isMailDomain(s, j + 1, length)
+  return isMailDomain(s, i, j)
 }
 
 /**
@@ -408,17 +478,6 @@ export function isMailDomain(s: string, from: number, length: number): boolean {
     }
   }
   return dots > 0 && tldLetters >= 2
-}
-
-function indexOfUnderscore(s: string, start: number, end: number): number {
-  for (let i = start; i < end; i++) if (s.charCodeAt(i) === 95) return i
-  return -1
-}
-
-function hashOf(s: string, start: number, end: number): number {
-  let hash = 0
-  for (let i = start; i < end; i++) hash = hashStep(hash, s.charCodeAt(i))
-  return hash
 }
 
 function isPrefix(variant: { readonly prefix: boolean }): boolean {

@@ -89,8 +89,9 @@ export interface AgentEntry {
    */
   readonly weakUaNames?: readonly string[]
   /**
-   * Names that arrive with text glued on after an underscore
-   * (`Pingdom.com_bot_version_1.4_`); the part before the first `_` is matched.
+   * Names that arrive with text glued on after `_` or `-`
+   * (`Pingdom.com_bot_version_1.4_`, `amazon-kendra-customer-id-…`); the
+   * text before one of the word's first four `_` or `-` is matched.
    */
   readonly uaNamePrefixes?: readonly string[]
   readonly operator: string

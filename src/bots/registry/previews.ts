@@ -31,7 +31,7 @@ export const previewAgents = [
 export const archivers = [
   // Alexa's crawler; the Wayback Machine historically honoured exclusions addressed to it.
   { id: 'ia_archiver', tokens: ['ia_archiver'], uaNames: ['ia_archiver'], operator: 'Alexa Internet (Amazon)', category: 'Archiver', purpose: 'archive', obeysRobotsTxt: true, docs: 'http://www.alexa.com/site/help/webmasters' },
-  { id: 'archive.org_bot', tokens: ['archive.org_bot'], uaNames: ['archive.org_bot', 'special_archiver'], operator: 'Internet Archive', category: 'Archiver', purpose: 'archive', obeysRobotsTxt: true, docs: 'https://archive.org/details/archive.org_bot' },
+  { id: 'archive.org_bot', tokens: ['archive.org_bot'], uaNames: ['archive.org_bot', 'special_archiver', 'ia_archiver-web.archive.org'], operator: 'Internet Archive', category: 'Archiver', purpose: 'archive', obeysRobotsTxt: true, docs: 'https://archive.org/details/archive.org_bot' },
   { id: 'heritrix', tokens: ['heritrix'], uaNames: ['heritrix'], operator: 'Internet Archive (Heritrix)', category: 'Archiver', purpose: 'archive', obeysRobotsTxt: true, docs: 'https://github.com/internetarchive/heritrix3' },
   // ArchiveTeam's stated policy is to ignore robots.txt.
   { id: 'archivebot', tokens: ['archivebot'], uaNames: ['ArchiveBot'], operator: 'ArchiveTeam', category: 'Archiver', purpose: 'archive', obeysRobotsTxt: false, docs: 'https://wiki.archiveteam.org/index.php/Robots.txt' },
