@@ -2,7 +2,7 @@ import type { AgentCategory, AgentPurpose } from './types.ts'
 import type { Target } from './name-index.ts'
 import {
   CANDIDATE_FILLER, F_BOT_WORD, F_COMMENT, F_FILLER, F_FIRST_ELEMENT, F_KNOWN, F_NAME, F_PLATFORM, F_VERSIONED, F_VOCAB,
-  found, groupOwner, knownNames, scan, wordEnd, wordFlags, wordGroup, wordRun, wordStart,
+  found, groupOwner, isBrowserWord, knownNames, scan, wordEnd, wordFlags, wordGroup, wordRun, wordStart,
 } from './scanner.ts'
 
 /** Who sent a request, as far as its User-Agent header tells. */
@@ -61,18 +61,18 @@ function decide(s: string): AgentIdentity | null {
   if (best !== undefined && best.kind === 'bot') return identityOf(best, s, others(best, s))
   if (found.weak !== undefined && found.signal) return identityOf(found.weak, s, undefined)
   if (found.candidate >= 0) {
-    const own = found.candidateKind === CANDIDATE_FILLER ? nameAround(found.candidate) : found.candidate
+    const own = found.candidateKind === CANDIDATE_FILLER ? nameAround(s, found.candidate) : found.candidate
     if (own >= 0) return unknownClient(s, own, 'bot')
     if (own === NO_NAME && best === undefined) return namelessBot(s)
   }
   if (found.signal) {
-    const own = ownNameAtSignal()
+    const own = ownNameAtSignal(s)
     if (own >= 0) return unknownClient(s, own, 'bot')
     if (own === NO_NAME && best === undefined && found.tool < 0) return namelessBot(s)
   }
   if (best !== undefined) return identityOf(best, s, undefined)
   if (found.tool >= 0) {
-    const own = (wordFlags[found.tool] ?? 0) & F_FILLER ? nameAround(found.tool) : found.tool
+    const own = (wordFlags[found.tool] ?? 0) & F_FILLER ? nameAround(s, found.tool) : found.tool
     if (own >= 0) return unknownClient(s, own, 'tool')
   }
   return null
@@ -87,25 +87,25 @@ const KNOWN_NAME = -2
  * the start of its run of words, else the product its comment describes, else
  * the next word of the run.
  */
-function nameAround(k: number): number {
+function nameAround(s: string, k: number): number {
   const run = wordRun[k] ?? k
-  for (let j = run; j < k; j++) if (isOwnName(j)) return j
+  for (let j = run; j < k; j++) if (isOwnName(s, j)) return j
   const flags = wordFlags[k] ?? 0
   if (flags & F_COMMENT && flags & F_FIRST_ELEMENT) {
     const owner = groupOwner[wordGroup[k] ?? 0] ?? -1
-    if (owner >= 0 && isOwnName(owner)) return owner
+    if (owner >= 0 && isOwnName(s, owner)) return owner
   }
-  for (let j = k + 1; j < found.count && wordRun[j] === run; j++) if (isOwnName(j)) return j
-  const own = ownNameAtSignal()
+  for (let j = k + 1; j < found.count && wordRun[j] === run; j++) if (isOwnName(s, j)) return j
+  const own = ownNameAtSignal(s)
   if (own !== NO_NAME) return own
   // A bot word alone (`Hatena::Russia::Crawler`): the header's first own name, else no name at all.
-  for (let j = 0; j < found.count; j++) if ((wordFlags[j] ?? 0) & F_NAME && isOwnName(j)) return (wordFlags[j] ?? 0) & F_KNOWN ? KNOWN_NAME : j
+  for (let j = 0; j < found.count; j++) if ((wordFlags[j] ?? 0) & F_NAME && isOwnName(s, j)) return (wordFlags[j] ?? 0) & F_KNOWN ? KNOWN_NAME : j
   return NO_NAME
 }
 
-function isOwnName(k: number): boolean {
+function isOwnName(s: string, k: number): boolean {
   const flags = wordFlags[k] ?? 0
-  return (flags & (F_VOCAB | F_FILLER)) === 0 && ((flags & F_PLATFORM) === 0 || (flags & F_VERSIONED) !== 0)
+  return (flags & (F_VOCAB | F_FILLER)) === 0 && ((flags & F_PLATFORM) === 0 || (flags & F_VERSIONED) !== 0) && !isBrowserWord(s, k)
 }
 
 /**
@@ -115,7 +115,7 @@ function isOwnName(k: number): boolean {
  * over. A known name there (`node-fetch/1.0 (+https://…)`) means the client is
  * already identified: `KNOWN_NAME`.
  */
-function ownNameAtSignal(): number {
+function ownNameAtSignal(s: string): number {
   if (!found.signal) return NO_NAME
   const at = found.signalAt
   const group = found.signalGroup
@@ -123,13 +123,13 @@ function ownNameAtSignal(): number {
     for (let k = 0; k < at; k++) if (wordGroup[k] === group && (wordFlags[k] ?? 0) & F_BOT_WORD && !((wordFlags[k] ?? 0) & F_FILLER)) return k
     for (let k = 0; k < at; k++) {
       const flags = wordFlags[k] ?? 0
-      if (wordGroup[k] !== group || (flags & F_NAME) === 0 || !isOwnName(k)) continue
+      if (wordGroup[k] !== group || (flags & F_NAME) === 0 || !isOwnName(s, k)) continue
       return flags & F_KNOWN ? KNOWN_NAME : k
     }
   }
   for (let k = at - 1; k >= 0; k--) {
     const flags = wordFlags[k] ?? 0
-    if (flags & F_COMMENT || !isOwnName(k)) continue
+    if (flags & F_COMMENT || !isOwnName(s, k)) continue
     return flags & F_KNOWN ? KNOWN_NAME : wordRun[k] ?? k
   }
   return NO_NAME
@@ -137,9 +137,10 @@ function ownNameAtSignal(): number {
 
 /** Registry crawlers the header also names, unrelated to the winner. */
 function others(winner: Target, s: string): readonly AgentIdentity[] | undefined {
-  if (found.bots.length < 2) return undefined
+  if (found.botCount < 2) return undefined
   let result: AgentIdentity[] | undefined
-  for (const other of found.bots) {
+  for (let k = 0; k < found.botCount; k++) {
+    const other = found.bots[k] as Target
     if (other === winner || other.id === winner.id) continue
     if (winner.allTokens.has(other.primary) || other.allTokens.has(winner.primary)) continue
     result ??= []

@@ -32,16 +32,36 @@ const PARTS = ['agent', 'check', 'probe', 'scan', 'scans', 'hook', 'rss', 'healt
 
 const crawlerByLast = groupByLast(CRAWLER_SUFFIXES)
 const activityByLast = groupByLast(ACTIVITY_SUFFIXES)
+// The last two letters some bot word ends with: most words fail on those alone.
+const ENDINGS = new Uint8Array(32 * 32)
+for (const word of [...CRAWLER_SUFFIXES, ...ACTIVITY_SUFFIXES, ...PARTS]) {
+  ENDINGS[((word.charCodeAt(word.length - 2) & 31) << 5) | (word.charCodeAt(word.length - 1) & 31)] = 1
+}
+
+/** Whether `s[start, end)` (two or more characters) ends in two letters that end some bot word. */
+function mayEnd(s: string, start: number, end: number): boolean {
+  if (end - start < 2) return false
+  const a = s.charCodeAt(end - 2)
+  const b = s.charCodeAt(end - 1)
+  // `& 31` folds case for ASCII letters; anything else is not a letter of a bot word.
+  return isAsciiLetter(a) && isAsciiLetter(b) && ENDINGS[((a & 31) << 5) | (b & 31)] === 1
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+}
 const partsByLast = groupByLast(PARTS)
 
-// Longest first, so `Robot` is the whole word `robot`, not a name ending in `bot`.
-function groupByLast(words: readonly string[]): ReadonlyMap<number, readonly string[]> {
-  const map = new Map<number, string[]>()
+const NONE: readonly string[] = []
+
+// By last letter, longest first, so `Robot` is the whole word `robot`, not a name ending in `bot`.
+function groupByLast(words: readonly string[]): ReadonlyArray<readonly string[] | undefined> {
+  const table: Array<string[] | undefined> = new Array<string[] | undefined>(128).fill(undefined)
   for (const word of [...words].sort((a, b) => b.length - a.length)) {
     const last = word.charCodeAt(word.length - 1)
-    map.set(last, [...(map.get(last) ?? []), word])
+    table[last] = [...(table[last] ?? []), word]
   }
-  return map
+  return table
 }
 
 /**
@@ -65,19 +85,29 @@ export function classifyWord(s: string, start: number, end: number): number {
   return result
 }
 
-function classifyPart(s: string, start: number, end: number, wordStart: number, wordEnd: number): number {
+/** A cheap first test for a word without `-`, `_` or `.`: can it end in a bot word at all? */
+export function mayEndBotWord(s: string, start: number, end: number): boolean {
+  const last = s.charCodeAt(end - 1)
+  if (last >= 48 && last <= 57) return true // a version glued on: look closer
+  return mayEnd(s, start, end) || foldCase(s.charCodeAt(start)) === 104 /* h */
+}
+
+/** `classifyWord` for one part, `s[start, end)` of the word `s[wordStart, wordEnd)`. */
+export function classifyPart(s: string, start: number, end: number, wordStart: number, wordEnd: number): number {
   // A version glued on is not part of the name (`trendictionbot0`).
   while (end - start > 3 && isDigitCode(s.charCodeAt(end - 1))) end--
-  const whole = start === wordStart && (end === wordEnd || isDigitCode(s.charCodeAt(end)))
-  if (isDevicePart(s, start, end)) return NOT_BOT_WORD
+  if (!mayEnd(s, start, end) && foldCase(s.charCodeAt(start)) !== 104 /* h */) return NOT_BOT_WORD
   const last = foldCase(s.charCodeAt(end - 1))
-  for (const suffix of crawlerByLast.get(last) ?? []) {
-    if (endsWith(s, start, end, suffix)) return whole && end - start === suffix.length ? BOT_FILLER : BOT_NAME
+  const whole = start === wordStart && (end === wordEnd || isDigitCode(s.charCodeAt(end)))
+  for (const suffix of crawlerByLast[last] ?? NONE) {
+    if (!endsWith(s, start, end, suffix)) continue
+    if (isDevicePart(s, start, end)) return NOT_BOT_WORD
+    return whole && end - start === suffix.length ? BOT_FILLER : BOT_NAME
   }
-  for (const suffix of activityByLast.get(last) ?? []) {
+  for (const suffix of activityByLast[last] ?? NONE) {
     if (endsWith(s, start, end, suffix)) return whole && end - start === suffix.length ? BOT_FILLER : BOT_ACTIVITY
   }
-  for (const part of partsByLast.get(last) ?? []) {
+  for (const part of partsByLast[last] ?? NONE) {
     if (!endsWith(s, start, end, part)) continue
     const at = end - part.length
     // A whole part, or one that starts with a capital after other letters (`SiteCheck`, `OnlyScans`).

@@ -1,7 +1,7 @@
 import { AT, CLOSE, IS_WORD, OPEN, PLUS, SEPARATOR, classOf, followedBy, isDigit, isScheme, skipToken } from './char-classes.ts'
 import {
-  BOT_ACTIVITY, BOT_FILLER, BOT_NAME, BROWSER_WORDS, DEVICE_WORDS, FILLER_WORDS, PLATFORM_WORDS, TOOL_NAME,
-  VOCAB_BROWSER, VOCAB_DEVICE, VOCAB_FILLER, VOCAB_PLATFORM, classifyWord, hasPlatformPart, isBrowserName, isDomain, isGoogleName,
+  BOT_ACTIVITY, BOT_FILLER, BOT_NAME, BROWSER_WORDS, DEVICE_WORDS, FILLER_WORDS, PLATFORM_WORDS, TOOL_NAME, classifyPart, mayEndBotWord,
+  VOCAB_DEVICE, VOCAB_FILLER, VOCAB_PLATFORM, classifyWord, hasPlatformPart, isBrowserName, isDomain, isGoogleName,
 } from './lexicon.ts'
 import { NameIndex, RANK_BOT, hashStep, sameWord, type Target } from './name-index.ts'
 import { registry, tools } from './registry.ts'
@@ -22,8 +22,9 @@ const SCAN_LIMIT = 2048
 export const MAX_WORDS = 64
 const MAX_DEPTH = 30
 
+// Browser words are not in the table: they decide nothing while the header is
+// read, only which word is an unknown client's own name (`isBrowserWord`).
 export const index = new NameIndex(registry, tools, selfNamedBots, [
-  [VOCAB_BROWSER, BROWSER_WORDS],
   [VOCAB_PLATFORM, PLATFORM_WORDS],
   [VOCAB_FILLER, FILLER_WORDS],
   [VOCAB_DEVICE, DEVICE_WORDS],
@@ -67,8 +68,9 @@ export const found = {
   count: 0,
   best: undefined as Target | undefined,
   weak: undefined as Target | undefined,
-  /** Every distinct registry crawler the header names, for `others`. */
+  /** Every distinct registry crawler the header names, for `others`: the first `botCount` of `bots`. */
   bots: [] as Target[],
+  botCount: 0,
   /** First word naming an unknown crawler (a bot word, a Google name, the name after `compatible`). */
   candidate: -1,
   candidateKind: 0,
@@ -87,7 +89,7 @@ export function scan(s: string): void {
   found.count = 0
   found.best = undefined
   found.weak = undefined
-  found.bots.length = 0
+  found.botCount = 0
   found.candidate = -1
   found.candidateKind = 0
   found.tool = -1
@@ -181,24 +183,43 @@ export function scan(s: string): void {
       continue
     }
 
-    // A word: hashed while read, so it can be looked up without cutting it out.
+    // A word. Only a word where a product name can stand is hashed while read,
+    // so it can be looked up without cutting it out; the rest (`Gecko` in
+    // `(KHTML, like Gecko)`, `NT 10.0`, `Mac OS X`) are read only for bot words.
     const start = i
+    const namePosition = !afterPlus && (depth === 0 || leading)
     let hash = 0
-    let parts = 0 // `-` and `_` seen, for names with text glued on (`Pingdom.com_bot_…`, `amazon-kendra-…`)
-    do {
-      if ((code === 45 || code === 95) && parts < MAX_PARTS) {
-        partEnd[parts] = i
-        partHash[parts] = hash
-        parts++
-      }
-      hash = hashStep(hash, code)
-      i++
-      if (i >= length) break
-      code = s.charCodeAt(i)
-    } while (IS_WORD[code] === 1)
+    let parts = 0 // `-`, `_` and `.` seen, for names with text glued on (`Pingdom.com_bot_…`, `amazon-kendra-…`)
+    if (namePosition) {
+      do {
+        if ((code === 45 || code === 95 || code === 46) && parts < MAX_PARTS) {
+          partEnd[parts] = i
+          partHash[parts] = hash
+          parts++
+        }
+        hash = hashStep(hash, code)
+        i++
+        if (i >= length) break
+        code = s.charCodeAt(i)
+      } while (IS_WORD[code] === 1)
+    } else {
+      do {
+        if (code === 45 || code === 95 || code === 46) parts = MAX_PARTS + 1
+        i++
+        if (i >= length) break
+        code = s.charCodeAt(i)
+      } while (IS_WORD[code] === 1)
+    }
     const end = i
     if (end === length && truncated) break // cut by the scan limit: not a whole name
     const next = end < length ? code : -1
+    // The common case, first: a comment's other word (`NT` in `Windows NT 10.0`, `Gecko`)
+    // that is no bot word, no URL or address, no product with a version.
+    if (!namePosition && next !== 47 && next !== 58 && next !== 64 && parts === 0 && !afterLike
+      && !mayEndBotWord(s, start, end) && !isSubscribers(s, start, end)) {
+      afterPlus = false
+      continue
+    }
     const platform = depth > 0 && (platformMask & (1 << depth)) !== 0
 
     if (next === 58 /* : */ && isScheme(s, start, end)) {
@@ -209,7 +230,7 @@ export function scan(s: string): void {
         noteSignal(count, group)
         if (lastTarget !== undefined && !lastTarget.weak) {
           if (found.best === undefined || outranks(lastTarget, found.best)) found.best = lastTarget
-        } else if (found.candidate < 0 && ((wordFlags[count - 1] ?? 0) & F_VOCAB) === 0) {
+        } else if (found.candidate < 0 && ((wordFlags[count - 1] ?? 0) & F_VOCAB) === 0 && !isBrowserWord(s, count - 1)) {
           found.candidate = count - 1
           found.candidateKind = CANDIDATE_NAMED
         }
@@ -227,16 +248,17 @@ export function scan(s: string): void {
       continue
     }
 
-    const namePosition = !afterPlus && (depth === 0 || leading)
     afterPlus = false
     const versioned = next === 47 /* / */
-    const record = index.find(s, start, end, hash)
+    const record = namePosition ? index.find(s, start, end, hash) : undefined
     const vocab = record?.vocab ?? 0
     let target: Target | undefined
     let knownName: string | undefined
     let nameEnd = end
     if (record !== undefined && namePosition) {
-      for (const variant of record.variants) {
+      const variants = record.variants
+      for (let v = 0; v < variants.length; v++) {
+        const variant = variants[v] as (typeof variants)[number]
         if (variant.rest === '' || followedBy(s, end, length, variant.rest)) {
           target = variant.target
           knownName = variant.name
@@ -245,7 +267,7 @@ export function scan(s: string): void {
         }
       }
     }
-    for (let p = 0; target === undefined && namePosition && p < parts; p++) {
+    for (let p = 0; target === undefined && namePosition && p < parts && p < MAX_PARTS; p++) {
       const prefix = index.find(s, start, partEnd[p] ?? start, partHash[p] ?? 0)?.variants.find(isPrefix)
       if (prefix !== undefined) target = prefix.target
     }
@@ -269,11 +291,12 @@ export function scan(s: string): void {
         if (target.weak) found.weak ??= target
         else {
           if (found.best === undefined || outranks(target, found.best)) found.best = target
-          if (target.id !== undefined && !found.bots.includes(target)) found.bots.push(target)
+          if (target.id !== undefined) noteBot(target)
         }
       }
-    } else if (vocab === 0 && !afterLike) {
-      const kind = classifyWord(s, start, end)
+    } else if (vocab === 0 && !afterLike && (counts || platformHere) && !isDigit(s.charCodeAt(start))) {
+      // Most words fail on their last two letters; only the rest are read for bot words.
+      const kind = parts === 0 ? (mayEndBotWord(s, start, end) ? classifyPart(s, start, end, start, end) : 0) : classifyWord(s, start, end)
       if (kind === BOT_NAME) {
         // A crawler's name counts even among a device's details (`(Macintosh; …; TSMbot)`).
         flags |= F_BOT_WORD
@@ -293,9 +316,9 @@ export function scan(s: string): void {
         noteSignal(count, group)
       } else if (counts && isGoogleName(s, start, end)) {
         candidateKind = CANDIDATE_NAMED
-      } else if (counts && namePosition && depth > 0 && held < 0 && !isDigit(s.charCodeAt(start)) && !isBrowserName(s, start, end)
-        && !hasPlatformPart(s, start, end)
-        && ((compatibleMask & (1 << depth)) !== 0 || ((describedMask & (1 << depth)) !== 0 && element >= 2))) {
+      } else if (counts && namePosition && depth > 0 && held < 0
+        && ((compatibleMask & (1 << depth)) !== 0 || ((describedMask & (1 << depth)) !== 0 && element >= 2))
+        && !isBrowserName(s, start, end) && !hasPlatformPart(s, start, end) && !BROWSER_SET.has(s.slice(start, end).toLowerCase())) {
         // `(compatible; Name…)` and `(KHTML, like Gecko; Name)`: where a crawler names itself.
         held = count
         heldGroup = group
@@ -316,6 +339,8 @@ export function scan(s: string): void {
     const digit = isDigit(s.charCodeAt(start))
     if (digit && target === undefined && candidateKind === 0 && !toolWord) {
       runOpen = false // a version or a number ends a name
+    } else if (depth > 0 && !namePosition && !versioned && candidateKind === 0 && (flags & F_BOT_WORD) === 0 && !toolWord) {
+      // A comment's other words (`NT 10.0`, `OS X`, `Gecko`) name nothing; a run through them still goes on.
     } else if (count < MAX_WORDS) {
       if (!runOpen) {
         runStart = count
@@ -335,7 +360,6 @@ export function scan(s: string): void {
       }
       if (toolWord && found.tool < 0) found.tool = count
       count++
-      found.count = count
     }
     if (held >= 0 && heldGroup === group && count > held && wordRun[count - 1] === wordRun[held] && versioned) heldVersioned = true
     afterLike = vocab === VOCAB_FILLER && end - start === 4 && sameWord(s, start, 'like')
@@ -346,14 +370,18 @@ export function scan(s: string): void {
       const version = i + 1
       i = skipToken(s, version, length)
       // `productsup.io/crawler`, `visionheight.com/scan`: the product says what it does where its version goes.
-      if (found.candidate < 0 && count > 0 && i > version && isLetter(s.charCodeAt(version)) && !platformHere
-        && classifyWord(s, version, i) !== 0 && classifyWord(s, version, i) !== TOOL_NAME) {
-        found.candidate = count - 1
-        found.candidateKind = CANDIDATE_BOT
+      if (found.candidate < 0 && count > 0 && i > version && !platformHere && isLetter(s.charCodeAt(version))
+        && mayEndBotWord(s, version, i)) {
+        const kind = classifyWord(s, version, i)
+        if (kind !== 0 && kind !== TOOL_NAME) {
+          found.candidate = count - 1
+          found.candidateKind = CANDIDATE_BOT
+        }
       }
     }
     if (!platformHere && isSubscribers(s, start, end)) noteSignal(count, group)
   }
+  found.count = count
   // A comment cut off by the end of the header ends there.
   if (held >= 0 && (platformMask & (1 << depth)) === 0 && (heldVersioned || heldLast)) confirmHeld(held)
   if (found.candidate < 0 && found.best === undefined) bareName(s, count, plain && words === 1)
@@ -378,7 +406,7 @@ function bareName(s: string, count: number, plain: boolean): void {
   else if (count <= 4 && isMozilla(s, 0) && isOneElementComment(s, wordEnd[0] ?? 0)) {
     // `Mozilla/5.0 (Morningscore/1.0)`, `Mozilla/4.0 (Hydra)`, `Mozilla/5.0 (compatible)`: no browser says only that.
     k = count > 1 ? 1 : -1
-    if (k < 0 || (wordFlags[1] ?? 0) & F_VOCAB) {
+    if (k < 0 || (wordFlags[1] ?? 0) & F_VOCAB || isBrowserWord(s, 1)) {
       found.candidate = count > 1 ? 1 : 0
       found.candidateKind = CANDIDATE_FILLER
       return
@@ -388,7 +416,7 @@ function bareName(s: string, count: number, plain: boolean): void {
   const flags = wordFlags[k] ?? 0
   const start = wordStart[k] ?? 0
   const end = wordEnd[k] ?? 0
-  if (flags & F_VOCAB || !isLetter(s.charCodeAt(start)) || hasPlatformPart(s, start, end)) return
+  if (flags & F_VOCAB || isBrowserWord(s, k) || !isLetter(s.charCodeAt(start)) || hasPlatformPart(s, start, end)) return
   found.candidate = k
   found.candidateKind = CANDIDATE_NAMED
 }
@@ -423,6 +451,19 @@ const groupStack = new Int16Array(MAX_DEPTH)
 const MAX_PARTS = 4
 const partEnd = new Int32Array(MAX_PARTS)
 const partHash = new Int32Array(MAX_PARTS)
+
+const BROWSER_SET: ReadonlySet<string> = new Set(BROWSER_WORDS)
+
+/** Whether recorded word `k` is browser vocabulary (`Mozilla`, `Safari`): never a client's own name. */
+export function isBrowserWord(s: string, k: number): boolean {
+  return BROWSER_SET.has(s.slice(wordStart[k], wordEnd[k]).toLowerCase())
+}
+
+function noteBot(target: Target): void {
+  const bots = found.bots
+  for (let k = 0; k < found.botCount; k++) if (bots[k] === target) return
+  if (found.botCount < 8) bots[found.botCount++] = target
+}
 
 function noteSignal(count: number, group: number): void {
   if (found.signal) return
