@@ -7,5 +7,12 @@ import { runWorkerBench } from './worker.ts'
 console.log(`robots-edge benchmarks, node ${process.version}, ${new Date().toISOString()}`)
 runRobotsBench()
 console.log('\n## identifyAgent vs isbot (same headers, same run)\n')
-printIdentifyBench(await runIdentifyBench())
-await runWorkerBench()
+const identify = await runIdentifyBench()
+printIdentifyBench(identify)
+const worker = await runWorkerBench()
+// A benchmark that misses its goal fails the run, so CI and scripts can rely on the exit code.
+const failed = [identify.pass ? '' : 'identifyAgent', worker ? '' : 'Worker'].filter((name) => name !== '')
+if (failed.length > 0) {
+  console.log(`\nFAIL: goals missed (${failed.join(', ')})`)
+  process.exitCode = 1
+}

@@ -118,7 +118,8 @@ async function start(script: string): Promise<{ mf: Miniflare; url: string }> {
   return { mf, url }
 }
 
-export async function runWorkerBench(seconds = 5): Promise<void> {
+/** Runs the Worker benchmark; resolves to whether every goal was met. */
+export async function runWorkerBench(seconds = 5): Promise<boolean> {
   console.log('\n## The guard\'s cost: built Worker in Miniflare, guard log vs off (same config, same mix)\n')
   const prod = build('src/index.ts', 'dist/bench-prod')
   const gz = gzipSync(readFileSync(prod)).length
@@ -159,4 +160,5 @@ export async function runWorkerBench(seconds = 5): Promise<void> {
   const share = b.rps / a.rps
   console.log(`\n${share >= 0.9 ? 'PASS' : 'FAIL'} throughput with the guard in log mode: ${(share * 100).toFixed(1)}% of off (goal >= 90%)`)
   console.log(`${gz < 64 * 1024 ? 'PASS' : 'FAIL'} Worker bundle (wrangler --minify), gzip: ${(gz / 1024).toFixed(1)} KiB (goal < 64 KiB)`)
+  return share >= 0.9 && gz < 64 * 1024
 }

@@ -76,3 +76,45 @@ export function isDigit(code: number): boolean {
   return code >= 48 && code <= 57
 }
 
+/** `N subscribers`, the feed fetchers' convention. */
+export function isSubscribers(s: string, start: number, end: number): boolean {
+  const n = end - start
+  return (n === 11 || n === 10) && sameWord(s, start, n === 11 ? 'subscribers' : 'subscriber')
+}
+
+/** After a `+`: a URL, a host name or an e-mail address. */
+export function plusSignal(s: string, i: number, length: number): boolean {
+  if (sameWord(s, i, 'http') || sameWord(s, i, 'www.')) return true
+  let j = i
+  while (j < length && IS_WORD[s.charCodeAt(j)] === 1) j++
+  // `+name@host` or `+host.tld` (`+imagesift.com`, `+fediverse.observer`).
+  if (j < length && s.charCodeAt(j) === 64) return isMailDomain(s, j + 1, length)
+  return isMailDomain(s, i, j)
+}
+
+/**
+ * Does an e-mail domain start at `from`: dot-separated labels ending in a
+ * top-level domain of letters (`anthropic.com`)? A bare `@` is no bot signal:
+ * Ecosia's browser writes `(Ecosia ios@9.0.0.2263)`, a person's browser.
+ */
+export function isMailDomain(s: string, from: number, length: number): boolean {
+  let i = from
+  let dots = 0
+  let tldLetters = 0
+  for (; i < length && i - from < 253; i++) {
+    const c = s.charCodeAt(i)
+    const letter = (c | 32) >= 97 && (c | 32) <= 122
+    if (c === 46) {
+      if (i === from || s.charCodeAt(i - 1) === 46) return false
+      dots++
+      tldLetters = 0
+    } else if (letter) {
+      tldLetters++
+    } else if ((c >= 48 && c <= 57) || c === 45) {
+      tldLetters = -1_000 // a digit or hyphen in the last label: not a top-level domain
+    } else {
+      break
+    }
+  }
+  return dots > 0 && tldLetters >= 2
+}

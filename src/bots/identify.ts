@@ -1,9 +1,10 @@
 import type { AgentCategory, AgentPurpose } from './types.ts'
+import { scan } from './scanner.ts'
 import type { Target } from './name-index.ts'
 import {
   CANDIDATE_FILLER, F_BOT_WORD, F_COMMENT, F_FILLER, F_FIRST_ELEMENT, F_KNOWN, F_NAME, F_PLATFORM, F_VERSIONED, F_VOCAB,
-  found, groupOwner, isBrowserWord, knownNames, scan, wordEnd, wordFlags, wordGroup, wordRun, wordStart,
-} from './scanner.ts'
+  found, groupOwner, isBrowserWord, knownNames, wordEnd, wordFlags, wordGroup, wordRun, wordStart,
+} from './scan-state.ts'
 
 /** Who sent a request, as far as its User-Agent header tells. */
 export interface AgentIdentity {
@@ -84,17 +85,17 @@ const KNOWN_NAME = -2
 /**
  * The name a bot word stands beside (`Kangaroo Bot`, `Rakuten Image
  * extraction bot`, `Valimail/1.0 (domain scanner)`, `Probe by Siteimprove.com`):
- * the start of its run of words, else the product its comment describes, else
- * the next word of the run.
+ * the product its comment describes when the word opens that comment, else
+ * the start of its run of words, else the next word of the run.
  */
 function nameAround(s: string, k: number): number {
   const run = wordRun[k] ?? k
-  for (let j = run; j < k; j++) if (isOwnName(s, j)) return j
   const flags = wordFlags[k] ?? 0
   if (flags & F_COMMENT && flags & F_FIRST_ELEMENT) {
     const owner = groupOwner[wordGroup[k] ?? 0] ?? -1
-    if (owner >= 0 && isOwnName(s, owner)) return owner
+    if (owner >= 0 && isOwnName(s, owner)) return (wordFlags[owner] ?? 0) & F_KNOWN ? KNOWN_NAME : owner
   }
+  for (let j = run; j < k; j++) if (isOwnName(s, j)) return j
   for (let j = k + 1; j < found.count && wordRun[j] === run; j++) if (isOwnName(s, j)) return j
   const own = ownNameAtSignal(s)
   if (own !== NO_NAME) return own

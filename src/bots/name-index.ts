@@ -96,7 +96,8 @@ export class NameIndex {
       for (const name of tool.uaNames) this.add(name, false, target)
     }
     for (const name of selfNamed) {
-      const token = name.toLowerCase()
+      // Its first word, as an RFC 9309 parser reads a `User-agent:` line naming it (and never a space in a token).
+      const token = (name.split(' ')[0] ?? name).toLowerCase()
       this.add(name, false, makeTarget(RANK_BOT, false, undefined, [token], token, undefined, 'bot'))
     }
     for (const [kind, words] of vocabulary) for (const word of words) this.record(word).vocab = kind

@@ -1,86 +1,25 @@
-import { AT, CLOSE, IS_WORD, OPEN, PLUS, SEPARATOR, classOf, followedBy, isDigit, isScheme, skipToken } from './char-classes.ts'
 import {
-  BOT_ACTIVITY, BOT_FILLER, BOT_NAME, BROWSER_WORDS, DEVICE_WORDS, FILLER_WORDS, PLATFORM_WORDS, TOOL_NAME, classifyPart, mayEndBotWord,
-  VOCAB_DEVICE, VOCAB_FILLER, VOCAB_PLATFORM, classifyWord, hasPlatformPart, isBrowserName, isDomain, isGoogleName,
+  AT, CLOSE, IS_WORD, OPEN, PLUS, SEPARATOR, classOf, followedBy, isDigit, isMailDomain, isScheme, isSubscribers, plusSignal, skipToken,
+} from './char-classes.ts'
+import {
+  BOT_ACTIVITY, BOT_FILLER, BOT_NAME, TOOL_NAME, VOCAB_FILLER, VOCAB_PLATFORM,
+  classifyPart, classifyWord, isBrowserName, isDomain, isGoogleName, mayEndBotWord, hasPlatformPart,
 } from './lexicon.ts'
-import { NameIndex, RANK_BOT, hashStep, sameWord, type Target } from './name-index.ts'
-import { registry, tools } from './registry.ts'
-import { selfNamedBots } from './registry/names.ts'
+import { hashStep, sameWord, type Target } from './name-index.ts'
+import {
+  BROWSER_SET, CANDIDATE_BOT, CANDIDATE_FILLER, CANDIDATE_NAMED, F_BOT_WORD, F_COMMENT, F_FILLER, F_FIRST_ELEMENT, F_KNOWN,
+  F_NAME, F_PLATFORM, F_VERSIONED, F_VOCAB, MAX_DEPTH, MAX_WORDS, SCAN_LIMIT, bareName, confirmHeld, found, groupOwner, index,
+  isBrowserWord, isLetter,
+  knownNames, noteBot, noteSignal, outranks, ownerBefore, wordEnd, wordFlags, wordGroup, wordRun, wordStart,
+} from './scan-state.ts'
 
 /**
  * One pass over a User-Agent header that records its words and what they
  * say: known names, bot words, bot signals (a `+http` URL, a contact
- * address). identify.ts turns what it found into an identity. Character
- * classes and names are table lookups; no regular expression runs here.
+ * address), in scan-state.ts; identify.ts turns that into an identity.
+ * Character classes and names are table lookups; no regular expression runs
+ * here, and the pass is linear in the header's length (of which it reads 2 KiB).
  */
-
-// Only the start of the header is read. Every crawler names itself within its
-// first few hundred characters; a client that pads its name past this point
-// gains nothing it could not get by leaving the name out, since the header is
-// a claim either way. The cap keeps the cost of a 64 KiB header that of a 2 KiB one.
-const SCAN_LIMIT = 2048
-export const MAX_WORDS = 64
-const MAX_DEPTH = 30
-
-// Browser words are not in the table: they decide nothing while the header is
-// read, only which word is an unknown client's own name (`isBrowserWord`).
-export const index = new NameIndex(registry, tools, selfNamedBots, [
-  [VOCAB_PLATFORM, PLATFORM_WORDS],
-  [VOCAB_FILLER, FILLER_WORDS],
-  [VOCAB_DEVICE, DEVICE_WORDS],
-])
-
-// Scratch state of one scan. identifyAgent is synchronous and not re-entrant,
-// so one set of module-level buffers serves every call without allocating.
-export const wordStart = new Int32Array(MAX_WORDS)
-/** End of the word, or of the whole name when a known name spans several words ("Yahoo! Slurp"). */
-export const wordEnd = new Int32Array(MAX_WORDS)
-export const wordFlags = new Uint16Array(MAX_WORDS)
-/** Index of the first word of the run (words joined by spaces only) the word belongs to. */
-export const wordRun = new Int16Array(MAX_WORDS)
-/** The comment the word is in: 0 at top level, else a number per opening bracket. */
-export const wordGroup = new Int16Array(MAX_WORDS)
-/** The lower-case text of each known name, so reporting it costs no slicing. */
-export const knownNames: Array<string | undefined> = new Array<string | undefined>(MAX_WORDS).fill(undefined)
-/** For each comment, the last top-level word before it opened (the product it describes), or -1. */
-export const groupOwner = new Int16Array(MAX_WORDS + 1)
-
-/** A product-name position: top level, or the first word of a comment element. */
-export const F_NAME = 1
-export const F_COMMENT = 2
-/** In a comment that describes the platform (`(Linux; Android 14; Pixel 8)`). */
-export const F_PLATFORM = 4
-export const F_KNOWN = 8
-export const F_VOCAB = 16
-export const F_VERSIONED = 32
-/** In the first element of its comment (`(web crawler; ...)`). */
-export const F_FIRST_ELEMENT = 64
-export const F_BOT_WORD = 128
-export const F_FILLER = 256
-
-/** What the bot word, Google name or `compatible` rule found (see `found.candidate`). */
-export const CANDIDATE_BOT = BOT_NAME
-export const CANDIDATE_FILLER = BOT_FILLER
-export const CANDIDATE_NAMED = 4
-
-/** What one scan found; every field is reset by `scan`. */
-export const found = {
-  count: 0,
-  best: undefined as Target | undefined,
-  weak: undefined as Target | undefined,
-  /** Every distinct registry crawler the header names, for `others`: the first `botCount` of `bots`. */
-  bots: [] as Target[],
-  botCount: 0,
-  /** First word naming an unknown crawler (a bot word, a Google name, the name after `compatible`). */
-  candidate: -1,
-  candidateKind: 0,
-  /** First word naming an unknown generic client (`HTTP-Tiny`). */
-  tool: -1,
-  signal: false,
-  /** Words recorded when the first bot signal appeared, and the comment it appeared in. */
-  signalAt: 0,
-  signalGroup: 0,
-}
 
 /** Scans `s`; the result is left in `found` and the word buffers. */
 export function scan(s: string): void {
@@ -294,7 +233,7 @@ export function scan(s: string): void {
           if (target.id !== undefined) noteBot(target)
         }
       }
-    } else if (vocab === 0 && !afterLike && (counts || platformHere) && !isDigit(s.charCodeAt(start))) {
+    } else if (vocab === 0 && !afterLike && (counts || platformHere) && (namePosition || !isDigit(s.charCodeAt(start)))) {
       // Most words fail on their last two letters; only the rest are read for bot words.
       const kind = parts === 0 ? (mayEndBotWord(s, start, end) ? classifyPart(s, start, end, start, end) : 0) : classifyWord(s, start, end)
       if (kind === BOT_NAME) {
@@ -309,11 +248,6 @@ export function scan(s: string): void {
       } else if (kind === TOOL_NAME) {
         toolWord = counts
         if (end - start === 4) flags |= F_FILLER
-      } else if (depth > 0 && namePosition && !platformHere && isDomain(s, start, end)
-        && (held >= 0 || !sameWord(s, start, 'www.'))) {
-        // `(postrank.com)`, `(compatible; Twingly Recon; twingly.com)`: where to read about the client.
-        flags |= F_FILLER
-        noteSignal(count, group)
       } else if (counts && isGoogleName(s, start, end)) {
         candidateKind = CANDIDATE_NAMED
       } else if (counts && namePosition && depth > 0 && held < 0
@@ -324,6 +258,11 @@ export function scan(s: string): void {
         heldGroup = group
         heldVersioned = versioned
         heldLast = true
+      } else if (depth > 0 && namePosition && !platformHere && isDomain(s, start, end)
+        && (held >= 0 || !sameWord(s, start, 'www.'))) {
+        // `(postrank.com)`, `(compatible; Twingly Recon; twingly.com)`: where to read about the client.
+        flags |= F_FILLER
+        noteSignal(count, group)
       }
     }
     if (namePosition) {
@@ -387,146 +326,18 @@ export function scan(s: string): void {
   if (found.candidate < 0 && found.best === undefined) bareName(s, count, plain && words === 1)
 }
 
-function confirmHeld(k: number): void {
-  if (found.candidate >= 0 && found.candidate < k) return
-  found.candidate = k
-  found.candidateKind = CANDIDATE_NAMED
-}
-
-/**
- * A header that is one bare word (`NodePing`, `Zabbix`), or `Mozilla/5.0`
- * and one product (`Mozilla/5.0 Keydrop`), is no browser: browsers describe
- * their platform. A word that names a device or platform (`iPhone11Pro`,
- * `Gaana-iOS`) is an app's, not a client's own name.
- */
-function bareName(s: string, count: number, plain: boolean): void {
-  let k = -1
-  if (count === 1 && plain) k = 0
-  else if (count === 2 && wordGroup[1] === 0 && isMozilla(s, 0)) k = 1
-  else if (count <= 4 && isMozilla(s, 0) && isOneElementComment(s, wordEnd[0] ?? 0)) {
-    // `Mozilla/5.0 (Morningscore/1.0)`, `Mozilla/4.0 (Hydra)`, `Mozilla/5.0 (compatible)`: no browser says only that.
-    k = count > 1 ? 1 : -1
-    if (k < 0 || (wordFlags[1] ?? 0) & F_VOCAB || isBrowserWord(s, 1)) {
-      found.candidate = count > 1 ? 1 : 0
-      found.candidateKind = CANDIDATE_FILLER
-      return
-    }
-  }
-  if (k < 0) return
-  const flags = wordFlags[k] ?? 0
-  const start = wordStart[k] ?? 0
-  const end = wordEnd[k] ?? 0
-  if (flags & F_VOCAB || isBrowserWord(s, k) || !isLetter(s.charCodeAt(start)) || hasPlatformPart(s, start, end)) return
-  found.candidate = k
-  found.candidateKind = CANDIDATE_NAMED
-}
-
-/** After `Mozilla/x.y` at `from`: one comment with a single element, and nothing after it. */
-function isOneElementComment(s: string, from: number): boolean {
-  let end = s.length
-  while (end > 0 && s.charCodeAt(end - 1) === 32) end--
-  if (end > 300 || s.charCodeAt(end - 1) !== 41) return false
-  let i = from
-  while (i < end && s.charCodeAt(i) !== 40) {
-    if (s.charCodeAt(i) === 32 && i + 1 < end && s.charCodeAt(i + 1) !== 40 && s.charCodeAt(i + 1) !== 32) return false
-    i++
-  }
-  for (let j = i + 1; j < end - 1; j++) {
-    const c = s.charCodeAt(j)
-    if (c === 59 || c === 44 || c === 40 || c === 41) return false
-  }
-  return i < end
-}
-
-function isLetter(code: number): boolean {
-  return (code | 32) >= 97 && (code | 32) <= 122
-}
-
-function isMozilla(s: string, k: number): boolean {
-  const start = wordStart[k] ?? 0
-  return (wordEnd[k] ?? 0) - start === 7 && ((wordFlags[k] ?? 0) & F_VERSIONED) !== 0 && sameWord(s, start, 'mozilla')
-}
 
 const groupStack = new Int16Array(MAX_DEPTH)
+
 const MAX_PARTS = 4
+
 const partEnd = new Int32Array(MAX_PARTS)
+
 const partHash = new Int32Array(MAX_PARTS)
 
-const BROWSER_SET: ReadonlySet<string> = new Set(BROWSER_WORDS)
 
-/** Whether recorded word `k` is browser vocabulary (`Mozilla`, `Safari`): never a client's own name. */
-export function isBrowserWord(s: string, k: number): boolean {
-  return BROWSER_SET.has(s.slice(wordStart[k], wordEnd[k]).toLowerCase())
-}
 
-function noteBot(target: Target): void {
-  const bots = found.bots
-  for (let k = 0; k < found.botCount; k++) if (bots[k] === target) return
-  if (found.botCount < 8) bots[found.botCount++] = target
-}
-
-function noteSignal(count: number, group: number): void {
-  if (found.signal) return
-  found.signal = true
-  found.signalAt = count
-  found.signalGroup = group
-}
-
-/** The last top-level word before a comment opened at `depth`, if the comment follows it directly. */
-function ownerBefore(count: number, depth: number): number {
-  if (depth !== 1 || count === 0) return -1
-  return (wordFlags[count - 1] ?? 0) & F_COMMENT ? -1 : count - 1
-}
-
-/** `N subscribers`, the feed fetchers' convention. */
-function isSubscribers(s: string, start: number, end: number): boolean {
-  const n = end - start
-  return (n === 11 || n === 10) && sameWord(s, start, n === 11 ? 'subscribers' : 'subscriber')
-}
-
-/** After a `+`: a URL, a host name or an e-mail address. */
-function plusSignal(s: string, i: number, length: number): boolean {
-  if (sameWord(s, i, 'http') || sameWord(s, i, 'www.')) return true
-  let j = i
-  while (j < length && IS_WORD[s.charCodeAt(j)] === 1) j++
-  // `+name@host` or `+host.tld` (`+imagesift.com`, `+fediverse.observer`).
-  if (j < length && s.charCodeAt(j) === 64) return isMailDomain(s, j + 1, length)
-  return isMailDomain(s, i, j)
-}
-
-/**
- * Does an e-mail domain start at `from`: dot-separated labels ending in a
- * top-level domain of letters (`anthropic.com`)? A bare `@` is no bot signal:
- * Ecosia's browser writes `(Ecosia ios@9.0.0.2263)`, a person's browser.
- */
-export function isMailDomain(s: string, from: number, length: number): boolean {
-  let i = from
-  let dots = 0
-  let tldLetters = 0
-  for (; i < length && i - from < 253; i++) {
-    const c = s.charCodeAt(i)
-    const letter = (c | 32) >= 97 && (c | 32) <= 122
-    if (c === 46) {
-      if (i === from || s.charCodeAt(i - 1) === 46) return false
-      dots++
-      tldLetters = 0
-    } else if (letter) {
-      tldLetters++
-    } else if ((c >= 48 && c <= 57) || c === 45) {
-      tldLetters = -1_000 // a digit or hyphen in the last label: not a top-level domain
-    } else {
-      break
-    }
-  }
-  return dots > 0 && tldLetters >= 2
-}
 
 function isPrefix(variant: { readonly prefix: boolean }): boolean {
   return variant.prefix
-}
-
-/** Whether `candidate` should replace `current` as the header's identity. */
-export function outranks(candidate: Target, current: Target): boolean {
-  if (candidate.rank !== current.rank) return candidate.rank > current.rank
-  return candidate !== current && candidate.allTokens.has(current.primary)
 }

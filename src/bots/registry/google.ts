@@ -33,7 +33,7 @@ export const google = [
   { id: 'googleother', tokens: ['googleother'], uaNames: ['GoogleOther'], operator: 'Google', category: 'Other', purpose: 'analysis', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
   { id: 'googleother-image', tokens: ['googleother-image', 'googleother'], uaNames: ['GoogleOther-Image'], operator: 'Google', category: 'Other', purpose: 'analysis', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
   { id: 'googleother-video', tokens: ['googleother-video', 'googleother'], uaNames: ['GoogleOther-Video'], operator: 'Google', category: 'Other', purpose: 'analysis', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
-  { id: 'google-cloudvertexbot', tokens: ['google-cloudvertexbot'], uaNames: ['Google-CloudVertexBot'], operator: 'Google', category: 'AI Search', purpose: 'search', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
+  { id: 'google-cloudvertexbot', tokens: ['google-cloudvertexbot'], uaNames: ['Google-CloudVertexBot', 'CloudVertexBot'], operator: 'Google', category: 'AI Search', purpose: 'search', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
   // Control-only: it governs whether content Googlebot already fetched may train Gemini.
   { id: 'google-extended', tokens: ['google-extended'], uaNames: [], operator: 'Google', category: 'AI Crawler', purpose: 'training', hasOwnUserAgent: false, obeysRobotsTxt: true, docs: COMMON },
 
@@ -51,7 +51,7 @@ export const google = [
   { id: 'google-site-verification', tokens: ['google-site-verification'], uaNames: ['Google-Site-Verification'], operator: 'Google', category: 'Other', purpose: 'service', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
   { id: 'googleproducer', tokens: ['googleproducer'], uaNames: ['GoogleProducer'], operator: 'Google', category: 'Aggregator', purpose: 'service', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
   { id: 'google-cws', tokens: ['google-cws'], uaNames: ['Google-CWS'], operator: 'Google', category: 'Other', purpose: 'user-fetch', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
-  { id: 'google-notebooklm', tokens: ['google-notebooklm'], uaNames: ['Google-NotebookLM'], operator: 'Google', category: 'AI Assistant', purpose: 'user-fetch', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
+  { id: 'google-notebooklm', tokens: ['google-notebooklm'], uaNames: ['Google-NotebookLM', 'NotebookLM'], operator: 'Google', category: 'AI Assistant', purpose: 'user-fetch', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
   { id: 'google-gemininotebook', tokens: ['google-gemininotebook'], uaNames: ['Google-GeminiNotebook'], operator: 'Google', category: 'AI Assistant', purpose: 'user-fetch', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
   { id: 'google-agent', tokens: ['google-agent'], uaNames: ['Google-Agent'], operator: 'Google', category: 'AI Assistant', purpose: 'agent', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
   { id: 'google-pinpoint', tokens: ['google-pinpoint'], uaNames: ['Google-Pinpoint'], operator: 'Google', category: 'Other', purpose: 'user-fetch', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
