@@ -33,7 +33,8 @@ const PARTS = ['agent', 'check', 'probe', 'scan', 'scans', 'hook', 'rss', 'healt
 const crawlerByLast = groupByLast(CRAWLER_SUFFIXES)
 const activityByLast = groupByLast(ACTIVITY_SUFFIXES)
 // The last two letters some bot word ends with: most words fail on those alone.
-const ENDINGS = new Uint8Array(32 * 32)
+// Indexed by `((a & 31) << 5) | (b & 31)` of the two letters (`& 31` folds ASCII case).
+export const ENDINGS = new Uint8Array(32 * 32)
 for (const word of [...CRAWLER_SUFFIXES, ...ACTIVITY_SUFFIXES, ...PARTS]) {
   ENDINGS[((word.charCodeAt(word.length - 2) & 31) << 5) | (word.charCodeAt(word.length - 1) & 31)] = 1
 }

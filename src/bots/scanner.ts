@@ -3,7 +3,7 @@ import {
 } from './char-classes.ts'
 import {
   BOT_ACTIVITY, BOT_FILLER, BOT_NAME, TOOL_NAME, VOCAB_FILLER, VOCAB_PLATFORM,
-  classifyPart, classifyWord, isBrowserName, isDomain, isGoogleName, mayEndBotWord, hasPlatformPart,
+  ENDINGS, classifyPart, classifyWord, isBrowserName, isDomain, isGoogleName, mayEndBotWord, hasPlatformPart,
 } from './lexicon.ts'
 import { hashStep, sameWord, type Target } from './name-index.ts'
 import {
@@ -131,7 +131,7 @@ export function scan(s: string): void {
     let parts = 0 // `-`, `_` and `.` seen, for names with text glued on (`Pingdom.com_bot_…`, `amazon-kendra-…`)
     if (namePosition) {
       do {
-        if ((code === 45 || code === 95 || code === 46) && parts < MAX_PARTS) {
+        if (PART_SEPARATOR[code] === 1 && parts < MAX_PARTS) {
           partEnd[parts] = i
           partHash[parts] = hash
           parts++
@@ -143,7 +143,7 @@ export function scan(s: string): void {
       } while (IS_WORD[code] === 1)
     } else {
       do {
-        if (code === 45 || code === 95 || code === 46) parts = MAX_PARTS + 1
+        if (PART_SEPARATOR[code] === 1) parts = MAX_PARTS + 1
         i++
         if (i >= length) break
         code = s.charCodeAt(i)
@@ -154,8 +154,15 @@ export function scan(s: string): void {
     const next = end < length ? code : -1
     // The common case, first: a comment's other word (`NT` in `Windows NT 10.0`, `Gecko`)
     // that is no bot word, no URL or address, no product with a version.
-    if (!namePosition && next !== 47 && next !== 58 && next !== 64 && parts === 0 && !afterLike
-      && !mayEndBotWord(s, start, end) && !isSubscribers(s, start, end)) {
+    // (The tests are written out here: this runs for most words of every header.)
+    const first = s.charCodeAt(start)
+    const firstIsDigit = first >= 48 && first <= 57
+    const last = s.charCodeAt(end - 1)
+    const penult = end - start > 1 ? s.charCodeAt(end - 2) : 0
+    const lettersEnd = ((penult | 32) >= 97 && (penult | 32) <= 122 && (last | 32) >= 97 && (last | 32) <= 122)
+    const botEnding = (lettersEnd && ENDINGS[((penult & 31) << 5) | (last & 31)] === 1) || (last >= 48 && last <= 57) || (first | 32) === 104
+    if (!namePosition && next !== 47 && next !== 58 && next !== 64 && parts === 0 && !afterLike && !botEnding
+      && end - start !== 11 && end - start !== 10) {
       afterPlus = false
       continue
     }
@@ -206,7 +213,9 @@ export function scan(s: string): void {
         }
       }
     }
-    for (let p = 0; target === undefined && namePosition && p < parts && p < MAX_PARTS; p++) {
+    // Only an unknown word that starts with a letter can begin with a known name glued to more text.
+    const gluedName = record === undefined && namePosition && parts > 0 && parts <= MAX_PARTS && !firstIsDigit
+    for (let p = 0; gluedName && target === undefined && p < parts; p++) {
       const prefix = index.find(s, start, partEnd[p] ?? start, partHash[p] ?? 0)?.variants.find(isPrefix)
       if (prefix !== undefined) target = prefix.target
     }
@@ -233,9 +242,9 @@ export function scan(s: string): void {
           if (target.id !== undefined) noteBot(target)
         }
       }
-    } else if (vocab === 0 && !afterLike && (counts || platformHere) && (namePosition || !isDigit(s.charCodeAt(start)))) {
+    } else if (vocab === 0 && !afterLike && (counts || platformHere) && (namePosition || !firstIsDigit)) {
       // Most words fail on their last two letters; only the rest are read for bot words.
-      const kind = parts === 0 ? (mayEndBotWord(s, start, end) ? classifyPart(s, start, end, start, end) : 0) : classifyWord(s, start, end)
+      const kind = parts === 0 ? (botEnding ? classifyPart(s, start, end, start, end) : 0) : classifyWord(s, start, end)
       if (kind === BOT_NAME) {
         // A crawler's name counts even among a device's details (`(Macintosh; …; TSMbot)`).
         flags |= F_BOT_WORD
@@ -248,7 +257,7 @@ export function scan(s: string): void {
       } else if (kind === TOOL_NAME) {
         toolWord = counts
         if (end - start === 4) flags |= F_FILLER
-      } else if (counts && isGoogleName(s, start, end)) {
+      } else if (counts && parts > 0 && isGoogleName(s, start, end)) {
         candidateKind = CANDIDATE_NAMED
       } else if (counts && namePosition && depth > 0 && held < 0
         && ((compatibleMask & (1 << depth)) !== 0 || ((describedMask & (1 << depth)) !== 0 && element >= 2))
@@ -258,7 +267,7 @@ export function scan(s: string): void {
         heldGroup = group
         heldVersioned = versioned
         heldLast = true
-      } else if (depth > 0 && namePosition && !platformHere && isDomain(s, start, end)
+      } else if (depth > 0 && namePosition && parts > 0 && !platformHere && isDomain(s, start, end)
         && (held >= 0 || !sameWord(s, start, 'www.'))) {
         // `(postrank.com)`, `(compatible; Twingly Recon; twingly.com)`: where to read about the client.
         flags |= F_FILLER
@@ -275,7 +284,7 @@ export function scan(s: string): void {
     if (depth === 0) firstElement = false
 
     words++
-    const digit = isDigit(s.charCodeAt(start))
+    const digit = firstIsDigit
     if (digit && target === undefined && candidateKind === 0 && !toolWord) {
       runOpen = false // a version or a number ends a name
     } else if (depth > 0 && !namePosition && !versioned && candidateKind === 0 && (flags & F_BOT_WORD) === 0 && !toolWord) {
@@ -318,7 +327,7 @@ export function scan(s: string): void {
         }
       }
     }
-    if (!platformHere && isSubscribers(s, start, end)) noteSignal(count, group)
+    if ((end - start === 11 || end - start === 10) && !platformHere && isSubscribers(s, start, end)) noteSignal(count, group)
   }
   found.count = count
   // A comment cut off by the end of the header ends there.
@@ -328,6 +337,11 @@ export function scan(s: string): void {
 
 
 const groupStack = new Int16Array(MAX_DEPTH)
+// `-`, `_` and `.` split a word into parts (`Pingdom.com_bot`, `AdsBot-IAB`).
+const PART_SEPARATOR = new Uint8Array(65536)
+PART_SEPARATOR[45] = 1
+PART_SEPARATOR[95] = 1
+PART_SEPARATOR[46] = 1
 
 const MAX_PARTS = 4
 
