@@ -100,9 +100,10 @@ export interface AgentEntry {
   /** What it does with what it fetches; the presets in `agents` are derived from it. */
   readonly purpose: AgentPurpose
   /**
-   * `false` for control-only tokens (Google-Extended, Applebot-Extended): their
-   * fetches arrive under another agent's User-Agent, so no request is ever
-   * identified as them. Absent means true.
+   * `false` when no header names the agent, so no request is ever identified
+   * as it: control-only tokens (Google-Extended, Applebot-Extended), whose
+   * fetches arrive under another agent's User-Agent, and agents that send a
+   * browser's User-Agent (Operator). Absent means true.
    */
   readonly hasOwnUserAgent?: false
   /** Whether the operator says the agent applies robots.txt. */
