@@ -217,7 +217,7 @@ export const VOCAB_DEVICE = 4
 export const BROWSER_WORDS = [
   'mozilla', 'applewebkit', 'webkit', 'khtml', 'gecko', 'chrome', 'chromium', 'safari', 'version', 'mobile',
   'firefox', 'edg', 'edga', 'edgios', 'edge', 'opr', 'samsungbrowser', 'crios', 'fxios', 'yabrowser',
-  'ucbrowser', 'silk', 'electron', 'build', 'wv', 'gsa', 'headlesschrome', 'mobile-safari',
+  'ucbrowser', 'silk', 'electron', 'build', 'wv', 'gsa', 'mobile-safari',
 ]
 
 /**

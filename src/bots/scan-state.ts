@@ -1,4 +1,4 @@
-import { BROWSER_WORDS, DEVICE_WORDS, FILLER_WORDS, PLATFORM_WORDS, VOCAB_DEVICE, VOCAB_FILLER, VOCAB_PLATFORM, BOT_FILLER, BOT_NAME, hasPlatformPart } from './lexicon.ts'
+import { BROWSER_WORDS, DEVICE_WORDS, FILLER_WORDS, PLATFORM_WORDS, VOCAB_BROWSER, VOCAB_DEVICE, VOCAB_FILLER, VOCAB_PLATFORM, BOT_FILLER, BOT_NAME, hasPlatformPart } from './lexicon.ts'
 import { NameIndex, sameWord, type Target } from './name-index.ts'
 import { registry, tools } from './registry.ts'
 import { selfNamedBots } from './registry/names.ts'
@@ -18,9 +18,8 @@ export const SCAN_LIMIT = 2048
 export const MAX_WORDS = 64
 export const MAX_DEPTH = 30
 
-// Browser words are not in the table: they decide nothing while the header is
-// read, only which word is an unknown client's own name (`isBrowserWord`).
 export const index = new NameIndex(registry, tools, selfNamedBots, [
+  [VOCAB_BROWSER, BROWSER_WORDS],
   [VOCAB_PLATFORM, PLATFORM_WORDS],
   [VOCAB_FILLER, FILLER_WORDS],
   [VOCAB_DEVICE, DEVICE_WORDS],

@@ -2,7 +2,7 @@ import {
   AT, CLOSE, IS_WORD, OPEN, PLUS, SEPARATOR, classOf, followedBy, isDigit, isMailDomain, isScheme, isSubscribers, plusSignal, skipToken,
 } from './char-classes.ts'
 import {
-  BOT_ACTIVITY, BOT_FILLER, BOT_NAME, TOOL_NAME, VOCAB_FILLER, VOCAB_PLATFORM,
+  BOT_ACTIVITY, BOT_FILLER, BOT_NAME, TOOL_NAME, VOCAB_BROWSER, VOCAB_FILLER, VOCAB_PLATFORM,
   ENDINGS, classifyPart, classifyWord, isBrowserName, isDomain, isGoogleName, mayEndBotWord, hasPlatformPart,
 } from './lexicon.ts'
 import { hashStep, sameWord, type Target } from './name-index.ts'
@@ -198,6 +198,32 @@ export function scan(s: string): void {
     const versioned = next === 47 /* / */
     const record = namePosition ? index.find(s, start, end, hash) : undefined
     const vocab = record?.vocab ?? 0
+    if (vocab === VOCAB_BROWSER && record !== undefined && record.variants.length === 0) {
+      // The common case of a name position: `Mozilla`, `AppleWebKit`, `Chrome`, `Safari`. It names
+      // no client; it is kept only for `names`, and `KHTML` opens a comment whose extras are names.
+      if (depth > 0 && firstElement && end - start === 5 && sameWord(s, start, 'khtml')) describedMask |= 1 << depth
+      compatibleMask &= ~(1 << depth)
+      leading = false
+      afterLike = false
+      if (count < MAX_WORDS) {
+        if (!runOpen) runStart = count
+        runOpen = !versioned
+        lastWord = count
+        lastTarget = undefined
+        wordStart[count] = start
+        wordEnd[count] = end
+        wordFlags[count] = F_NAME | F_VOCAB | (depth > 0 ? F_COMMENT : 0) | (versioned ? F_VERSIONED : 0)
+          | (depth > 0 && (platformMask & (1 << depth)) !== 0 ? F_PLATFORM : 0) | (depth > 0 && firstElement ? F_FIRST_ELEMENT : 0)
+        wordRun[count] = runStart
+        wordGroup[count] = group
+        knownNames[count] = undefined
+        count++
+      }
+      words++
+      if (depth === 0) firstElement = false
+      if (versioned) i = skipToken(s, i + 1, length)
+      continue
+    }
     let target: Target | undefined
     let knownName: string | undefined
     let nameEnd = end
