@@ -10,6 +10,13 @@ console.log(`robots-edge benchmarks, node ${process.version}, ${new Date().toISO
 runRobotsBench()
 if (!runPoliciesBench()) process.exitCode = 1
 console.log('\n## identifyAgent vs isbot (same headers, same run)\n')
-printIdentifyBench(await runIdentifyBench())
+const identify = await runIdentifyBench()
+printIdentifyBench(identify)
 runWebBotAuthBench()
-await runWorkerBench()
+const worker = await runWorkerBench()
+// A benchmark that misses its goal fails the run, so CI and scripts can rely on the exit code.
+const failed = [identify.pass ? '' : 'identifyAgent', worker ? '' : 'Worker'].filter((name) => name !== '')
+if (failed.length > 0) {
+  console.log(`\nFAIL: goals missed (${failed.join(', ')})`)
+  process.exitCode = 1
+}

@@ -48,34 +48,12 @@ for (let c = 0; c < 128; c++) {
   ENDS_TOKEN[c] = kind === SPACE || kind === SEPARATOR || kind === OPEN || kind === CLOSE ? 1 : 0
 }
 
-// Browser and platform vocabulary: never taken for an unknown bot's own name.
-// Checked only once a header carries a bot signal, so browsers never pay for it.
-export const BROWSER_WORDS: ReadonlySet<string> = new Set([
-  'mozilla', 'compatible', 'applewebkit', 'khtml', 'like', 'gecko', 'chrome', 'chromium', 'safari', 'version',
-  'mobile', 'firefox', 'msie', 'trident', 'edg', 'edga', 'edgios', 'opr', 'opera', 'samsungbrowser', 'crios',
-  'fxios', 'yabrowser', 'ucbrowser', 'windows', 'linux', 'android', 'macintosh', 'iphone', 'ipad', 'ipod', 'x11',
-  'u', 'wv', 'cpu', 'intel', 'ubuntu', 'win64', 'wow64', 'x64', 'smart-tv', 'tizen', 'cros', 'build',
-])
-
 /** Whether the lower-case `rest` (" slurp") follows at `at` and ends on a word boundary. */
 export function followedBy(s: string, at: number, length: number, rest: string): boolean {
   const end = at + rest.length
   if (end > length) return false
   if (!sameWord(s, at, rest)) return false
   return end === length || IS_WORD[s.charCodeAt(end)] !== 1
-}
-
-const SUFFIXES = ['bot', 'crawler', 'spider']
-
-/** A name that calls itself a bot: `…bot`, `…crawler`, `…spider`, longer than the suffix alone. */
-export function hasBotSuffix(s: string, start: number, end: number): boolean {
-  // Every suffix ends in `t` or `r`: most browser words fail on that one character.
-  const last = s.charCodeAt(end - 1) | 32
-  if (last !== 116 && last !== 114) return false
-  for (const suffix of SUFFIXES) {
-    if (end - start > suffix.length && sameWord(s, end - suffix.length, suffix)) return true
-  }
-  return false
 }
 
 /** `http`, `https` or `mailto` before a colon: the start of a URL, which is a bot signal. */
@@ -98,3 +76,45 @@ export function isDigit(code: number): boolean {
   return code >= 48 && code <= 57
 }
 
+/** `N subscribers`, the feed fetchers' convention. */
+export function isSubscribers(s: string, start: number, end: number): boolean {
+  const n = end - start
+  return (n === 11 || n === 10) && sameWord(s, start, n === 11 ? 'subscribers' : 'subscriber')
+}
+
+/** After a `+`: a URL, a host name or an e-mail address. */
+export function plusSignal(s: string, i: number, length: number): boolean {
+  if (sameWord(s, i, 'http') || sameWord(s, i, 'www.')) return true
+  let j = i
+  while (j < length && IS_WORD[s.charCodeAt(j)] === 1) j++
+  // `+name@host` or `+host.tld` (`+imagesift.com`, `+fediverse.observer`).
+  if (j < length && s.charCodeAt(j) === 64) return isMailDomain(s, j + 1, length)
+  return isMailDomain(s, i, j)
+}
+
+/**
+ * Does an e-mail domain start at `from`: dot-separated labels ending in a
+ * top-level domain of letters (`anthropic.com`)? A bare `@` is no bot signal:
+ * Ecosia's browser writes `(Ecosia ios@9.0.0.2263)`, a person's browser.
+ */
+export function isMailDomain(s: string, from: number, length: number): boolean {
+  let i = from
+  let dots = 0
+  let tldLetters = 0
+  for (; i < length && i - from < 253; i++) {
+    const c = s.charCodeAt(i)
+    const letter = (c | 32) >= 97 && (c | 32) <= 122
+    if (c === 46) {
+      if (i === from || s.charCodeAt(i - 1) === 46) return false
+      dots++
+      tldLetters = 0
+    } else if (letter) {
+      tldLetters++
+    } else if ((c >= 48 && c <= 57) || c === 45) {
+      tldLetters = -1_000 // a digit or hyphen in the last label: not a top-level domain
+    } else {
+      break
+    }
+  }
+  return dots > 0 && tldLetters >= 2
+}

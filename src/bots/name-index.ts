@@ -1,4 +1,4 @@
-import type { AgentCategory, AgentEntry, ToolEntry } from './types.ts'
+import type { AgentCategory, AgentEntry, AgentPurpose, ToolEntry } from './types.ts'
 
 /**
  * The precomputed lookup table behind `identifyAgent`: every name a header can
@@ -13,6 +13,8 @@ export const RANK_BOT = 3
 
 export interface Target {
   readonly rank: number
+  /** `bot` for registry agents and self-named bots, `tool` for generic clients. */
+  readonly kind: 'bot' | 'tool'
   /** Only counts when the header also carries a bot signal (see `weakUaNames`). */
   readonly weak: boolean
   readonly id: string | undefined
@@ -23,6 +25,7 @@ export interface Target {
   readonly primary: string
   readonly operator: string | undefined
   readonly category: AgentCategory | undefined
+  readonly purpose: AgentPurpose | undefined
   readonly obeysRobotsTxt: boolean
 }
 
@@ -36,11 +39,13 @@ interface Variant {
   readonly target: Target
 }
 
-interface NameRecord {
+export interface NameRecord {
   readonly word: string
   readonly hash: number
   /** Longest `rest` first, so "Better Stack Better Uptime Bot" is tried before "Better Uptime Bot". */
   readonly variants: Variant[]
+  /** Browser or platform vocabulary class (lexicon.ts), 0 for none. */
+  vocab: number
 }
 
 /** Folds ASCII upper case only: names are ASCII, and other characters must never match them. */
@@ -66,8 +71,13 @@ export class NameIndex {
   private readonly records: NameRecord[] = []
   private readonly mask: number
 
-  constructor(agents: readonly AgentEntry[], tools: readonly ToolEntry[]) {
-    const size = 4096
+  constructor(
+    agents: readonly AgentEntry[],
+    tools: readonly ToolEntry[],
+    selfNamed: readonly string[],
+    vocabulary: ReadonlyArray<readonly [number, readonly string[]]>,
+  ) {
+    const size = 8192
     this.table = new Int32Array(size)
     this.mask = size - 1
     for (const agent of agents) {
@@ -85,6 +95,12 @@ export class NameIndex {
       const target = makeTarget(tool.generic === true ? RANK_GENERIC_TOOL : RANK_TOOL, false, undefined, [tool.token], tool.token, tool.operator)
       for (const name of tool.uaNames) this.add(name, false, target)
     }
+    for (const name of selfNamed) {
+      // Its first word, as an RFC 9309 parser reads a `User-agent:` line naming it (and never a space in a token).
+      const token = (name.split(' ')[0] ?? name).toLowerCase()
+      this.add(name, false, makeTarget(RANK_BOT, false, undefined, [token], token, undefined, 'bot'))
+    }
+    for (const [kind, words] of vocabulary) for (const word of words) this.record(word).vocab = kind
   }
 
   /** The record whose first word is `s[start, end)`, compared case-insensitively. */
@@ -106,18 +122,23 @@ export class NameIndex {
     const space = lower.indexOf(' ')
     const word = space < 0 ? lower : lower.slice(0, space)
     const rest = space < 0 ? '' : lower.slice(space)
+    const record = this.record(word)
+    record.variants.push({ rest, name: word + rest, prefix, target })
+    record.variants.sort((a, b) => b.rest.length - a.rest.length)
+  }
+
+  private record(word: string): NameRecord {
     let hash = 0
     for (let i = 0; i < word.length; i++) hash = hashStep(hash, word.charCodeAt(i))
     let record = this.find(word, 0, word.length, hash)
     if (record === undefined) {
-      record = { word, hash, variants: [] }
+      record = { word, hash, variants: [], vocab: 0 }
       this.records.push(record)
       let slot = (hash ^ (hash >>> 13)) & this.mask
       while ((this.table[slot] ?? 0) !== 0) slot = (slot + 1) & this.mask
       this.table[slot] = this.records.length
     }
-    record.variants.push({ rest, name: word + rest, prefix, target })
-    record.variants.sort((a, b) => b.rest.length - a.rest.length)
+    return record
   }
 }
 
@@ -128,10 +149,12 @@ function makeTarget(
   tokens: readonly string[],
   primary: string,
   operator?: string,
+  kind: 'bot' | 'tool' = agent === undefined ? 'tool' : 'bot',
 ): Target {
   const frozenTokens = Object.freeze([...tokens])
   return {
     rank,
+    kind,
     weak,
     id: agent?.id,
     tokens: frozenTokens,
@@ -139,7 +162,8 @@ function makeTarget(
     primary,
     operator: agent?.operator ?? operator,
     category: agent?.category,
-    obeysRobotsTxt: agent?.obeysRobotsTxt ?? false,
+    purpose: agent?.purpose,
+    obeysRobotsTxt: agent?.obeysRobotsTxt ?? kind === 'bot',
   }
 }
 

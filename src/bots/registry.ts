@@ -1,26 +1,36 @@
-import type { AgentCategory, AgentEntry } from './types.ts'
+import type { AgentCategory, AgentEntry, AgentPurpose } from './types.ts'
 import { aiAgents } from './registry/ai.ts'
+import { aiAssistantAgents } from './registry/ai-agents.ts'
+import { aiDataAgents } from './registry/ai-data.ts'
+import { aiSearchAgents } from './registry/ai-search.ts'
 import { google } from './registry/google.ts'
+import { googleFetchers } from './registry/google-fetchers.ts'
 import { feedFetchers, monitors } from './registry/monitoring.ts'
 import { otherAgents } from './registry/other.ts'
 import { archivers, previewAgents } from './registry/previews.ts'
 import { searchEngines } from './registry/search.ts'
 import { seoAgents } from './registry/seo.ts'
+import { serviceAgents } from './registry/services.ts'
 import { tools } from './registry/tools.ts'
 import { yandexRobots } from './registry/yandex.ts'
 
 /** Every known automated agent, as data. Order matters only for readability. */
 export const registry = [
   ...google,
+  ...googleFetchers,
   ...searchEngines,
   ...yandexRobots,
   ...aiAgents,
+  ...aiDataAgents,
+  ...aiSearchAgents,
+  ...aiAssistantAgents,
   ...seoAgents,
   ...previewAgents,
   ...archivers,
   ...monitors,
   ...feedFetchers,
   ...otherAgents,
+  ...serviceAgents,
 ] as const satisfies readonly AgentEntry[]
 
 export { tools }
@@ -53,39 +63,53 @@ const PRODUCT_TOKEN = /^[a-z_-]+$/
 
 // Presets name each agent by its own (first) token only: a fallback such as
 // Applebot's `googlebot` belongs to another agent and must not widen the preset.
-function primaryTokens(categories: readonly AgentCategory[]): readonly KnownAgentToken[] {
+function primaryTokens(test: (entry: AgentEntry) => boolean): readonly KnownAgentToken[] {
   const seen = new Set<KnownAgentToken>()
   for (const entry of registry) {
-    if (categories.includes(entry.category) && PRODUCT_TOKEN.test(entry.tokens[0])) seen.add(entry.tokens[0])
+    if (test(entry) && PRODUCT_TOKEN.test(entry.tokens[0])) seen.add(entry.tokens[0])
   }
   return Object.freeze([...seen])
 }
 
+const AI_CATEGORIES: readonly AgentCategory[] = ['AI Crawler', 'AI Search', 'AI Assistant']
+const isAi = (entry: AgentEntry): boolean => AI_CATEGORIES.includes(entry.category)
+const inCategory = (...categories: AgentCategory[]) => (entry: AgentEntry): boolean => categories.includes(entry.category)
+const withPurpose = (purpose: AgentPurpose, aiOnly = false) => (entry: AgentEntry): boolean =>
+  entry.purpose === purpose && (!aiOnly || isAi(entry))
+
 /**
- * Token lists by category, derived from the registry, to use in a config:
- * `{ userAgent: agents.aiTraining, disallow: ['/'] }`.
+ * Token lists derived from the registry, to use in a config:
+ * `{ userAgent: agents.aiTraining, disallow: ['/'] }`. The AI presets follow
+ * each agent's `purpose`, so a site can treat training, search and
+ * retrieval, user-triggered fetches and autonomous agents differently; the
+ * others follow Cloudflare's `category`.
  */
 export const agents = Object.freeze({
   /** Crawlers that collect AI training data, control-only tokens (google-extended, applebot-extended) included. */
-  aiTraining: primaryTokens(['AI Crawler']),
-  /** Crawlers that build the index an AI search product cites from. */
-  aiSearch: primaryTokens(['AI Search']),
-  /** Fetchers that act for one person's prompt. */
-  aiAssistants: primaryTokens(['AI Assistant']),
-  ai: primaryTokens(['AI Crawler', 'AI Search', 'AI Assistant']),
-  searchEngines: primaryTokens(['Search Engine Crawler']),
-  seo: primaryTokens(['Search Engine Optimization']),
-  previews: primaryTokens(['Page Preview']),
-  archivers: primaryTokens(['Archiver']),
-  monitors: primaryTokens(['Monitoring & Analytics']),
-  feeds: primaryTokens(['Feed Fetcher']),
-  advertising: primaryTokens(['Advertising & Marketing']),
-  academic: primaryTokens(['Academic Research']),
-  security: primaryTokens(['Security']),
-  accessibility: primaryTokens(['Accessibility']),
-  webhooks: primaryTokens(['Webhooks']),
-  aggregators: primaryTokens(['Aggregator']),
-  other: primaryTokens(['Other']),
+  aiTraining: primaryTokens(withPurpose('training')),
+  /** Crawlers that build the index an AI answer engine or retrieval product cites from. */
+  aiSearch: primaryTokens(withPurpose('search', true)),
+  /** Fetchers that get one page for one person's prompt (ChatGPT-User, Claude-User, Perplexity-User). */
+  aiUserFetchers: primaryTokens(withPurpose('user-fetch', true)),
+  /** Agents that browse and act for a person over several steps: browser agents, coding agents and CLIs. */
+  aiAgents: primaryTokens(withPurpose('agent')),
+  /** Everything that acts for one person: `aiUserFetchers` and `aiAgents`. */
+  aiAssistants: primaryTokens((e) => withPurpose('user-fetch', true)(e) || withPurpose('agent')(e)),
+  /** Every AI agent: training, search, user fetchers and agents. */
+  ai: primaryTokens((e) => isAi(e) || e.purpose === 'training' || e.purpose === 'agent'),
+  searchEngines: primaryTokens(inCategory('Search Engine Crawler')),
+  seo: primaryTokens(inCategory('Search Engine Optimization')),
+  previews: primaryTokens(inCategory('Page Preview')),
+  archivers: primaryTokens(inCategory('Archiver')),
+  monitors: primaryTokens(inCategory('Monitoring & Analytics')),
+  feeds: primaryTokens(inCategory('Feed Fetcher')),
+  advertising: primaryTokens(inCategory('Advertising & Marketing')),
+  academic: primaryTokens(inCategory('Academic Research')),
+  security: primaryTokens(inCategory('Security')),
+  accessibility: primaryTokens(inCategory('Accessibility')),
+  webhooks: primaryTokens(inCategory('Webhooks')),
+  aggregators: primaryTokens(inCategory('Aggregator')),
+  other: primaryTokens(inCategory('Other')),
   /** Generic HTTP clients and automation tools (`curl`, `python-requests`, `headlesschrome`...). */
   tools: Object.freeze([...new Set(tools.map((tool) => tool.token).filter((t) => PRODUCT_TOKEN.test(t)))]) as readonly KnownToken[],
   all: Object.freeze([...new Set(registry.map((entry) => entry.tokens[0]).filter((t) => PRODUCT_TOKEN.test(t)))]) as readonly KnownAgentToken[],

@@ -24,6 +24,24 @@ export type AgentCategory =
   | 'Other'
 
 /**
+ * What an agent does with what it fetches: the axis on which site owners
+ * decide, independent of who operates it.
+ * - `training`: collects content to train AI models or build training data sets (GPTBot, CCBot).
+ * - `search`: builds an index that a search engine or an AI answer engine
+ *   retrieves from and cites (Googlebot, OAI-SearchBot, PerplexityBot).
+ * - `user-fetch`: fetches one page because a person just asked for it: an
+ *   assistant's lookup (ChatGPT-User), a link preview, a read-aloud.
+ * - `agent`: an autonomous agent that browses and acts for a person over
+ *   several steps: browser agents (Operator, Manus), coding agents and CLIs.
+ * - `archive`: keeps copies of pages (Internet Archive, Common Crawl's WARCs are `training`).
+ * - `analysis`: crawls to analyse pages rather than serve them: SEO tools,
+ *   ad verification, security scanners, research.
+ * - `service`: a service the site or its readers signed up for: uptime
+ *   monitors, webhooks, feed readers, site verification.
+ */
+export type AgentPurpose = 'training' | 'search' | 'user-fetch' | 'agent' | 'archive' | 'analysis' | 'service'
+
+/**
  * How a published IP-range list is laid out, so a verifier knows how to read it.
  * - `google-json`: `{"prefixes":[{"ipv4Prefix":"66.249.64.0/27"},{"ipv6Prefix":"2001:4860:4801:10::/64"}]}`,
  *   used by Google, Bing, Apple, OpenAI and Perplexity.
@@ -71,16 +89,21 @@ export interface AgentEntry {
    */
   readonly weakUaNames?: readonly string[]
   /**
-   * Names that arrive with text glued on after an underscore
-   * (`Pingdom.com_bot_version_1.4_`); the part before the first `_` is matched.
+   * Names that arrive with text glued on after `_` or `-`
+   * (`Pingdom.com_bot_version_1.4_`, `amazon-kendra-customer-id-…`); the
+   * text before one of the word's first four `_` or `-` is matched.
    */
   readonly uaNamePrefixes?: readonly string[]
   readonly operator: string
+  /** Cloudflare's category, so reports line up with Cloudflare's dashboards. */
   readonly category: AgentCategory
+  /** What it does with what it fetches; the presets in `agents` are derived from it. */
+  readonly purpose: AgentPurpose
   /**
-   * `false` for control-only tokens (Google-Extended, Applebot-Extended): their
-   * fetches arrive under another agent's User-Agent, so no request is ever
-   * identified as them. Absent means true.
+   * `false` when no header names the agent, so no request is ever identified
+   * as it: control-only tokens (Google-Extended, Applebot-Extended), whose
+   * fetches arrive under another agent's User-Agent, and agents that send a
+   * browser's User-Agent (Operator). Absent means true.
    */
   readonly hasOwnUserAgent?: false
   /** Whether the operator says the agent applies robots.txt. */

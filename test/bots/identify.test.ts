@@ -56,6 +56,7 @@ describe('crawlers and fetchers as their operators document them', () => {
       kind: 'bot',
       operator: 'Yandex',
       category: 'Search Engine Crawler',
+      purpose: 'search',
       obeysRobotsTxt: true,
       id: 'yandexbot',
       names: ['mozilla', 'compatible', 'yandexbot'],

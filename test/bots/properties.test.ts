@@ -12,13 +12,20 @@ function wellFormed(identity: AgentIdentity | null): boolean {
     typeof identity.obeysRobotsTxt === 'boolean' &&
     Array.isArray(identity.names) &&
     identity.names.every((n) => typeof n === 'string' && n === n.toLowerCase()) &&
-    new Set(identity.names).size === identity.names.length
+    new Set(identity.names).size === identity.names.length &&
+    // Tokens are stored space-separated: a token never holds a space.
+    identity.tokens.every((t) => !t.includes(' ')) &&
+    (identity.others === undefined || identity.others.every((o) => o.kind === 'bot' && o.others === undefined))
   )
 }
 
 const anyCodeUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code))
 
-describe('identifyAgent on arbitrary input', () => {
+// Thousands of generated headers per property: on a loaded 2-core machine that
+// takes seconds, so each property gets a timeout that fits it.
+const PROPERTY_TIMEOUT = 60_000
+
+describe('identifyAgent on arbitrary input', { timeout: PROPERTY_TIMEOUT }, () => {
   // Bad request input is never an exception, and the result always has the documented shape.
   it('never throws on ASCII strings', () => {
     fc.assert(fc.property(fc.string({ maxLength: 400 }), (ua) => wellFormed(identifyAgent(ua))), { numRuns: 2000 })
@@ -50,7 +57,7 @@ const browserNoise = fc.constantFrom(
 )
 const noise = fc.array(browserNoise, { maxLength: 6 }).map((parts) => parts.join(' '))
 
-describe('browser noise', () => {
+describe('browser noise', { timeout: PROPERTY_TIMEOUT }, () => {
   // Surrounding a browser header with more browser fragments keeps it a person.
   it('does not turn a browser into an agent', () => {
     fc.assert(

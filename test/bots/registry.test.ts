@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { agents, getAgent, identifyAgent, registry, tools, type AgentCategory, type AgentEntry, type KnownToken } from '../../src/bots/index.ts'
+import { agents, getAgent, identifyAgent, registry, tools, type AgentEntry, type AgentPurpose, type KnownToken } from '../../src/bots/index.ts'
 import { botHeaders, browserHeaders, toolHeaders } from './user-agents.ts'
 
 const entries: readonly AgentEntry[] = registry
@@ -8,6 +8,8 @@ const entries: readonly AgentEntry[] = registry
 // really use; a new one must be added here on purpose.
 const TOKENS_BEYOND_RFC = new Set([
   'ai2bot', 'ai2bot-dolma', 'mj12bot', '360spider', 'site24x7', 'archive.org_bot', 'pingdom.com_bot', 'theoldreader.com',
+  'ai2bot-deepresearcheval', 'crawl4ai', 'img2dataset', 'channel3bot', 'bigsur.ai', 'amazon-route53-health-check-service',
+  'updown.io', 'acme.sectigo.com', 'l9explore',
 ])
 // Family tokens that several of one operator's agents fall back to, without being an agent of their own.
 const FAMILY_TOKENS = new Set(['yandex', 'coccocbot'])
@@ -18,9 +20,24 @@ const RFC_TOKEN = /^[a-z_-]+$/
 const primaryTokens = new Set(entries.map((e) => e.tokens[0]).filter((t): t is string => t !== undefined && RFC_TOKEN.test(t)))
 
 describe('registry integrity', () => {
-  it('holds at least 120 agents from at least 60 operators', () => {
-    expect(entries.length).toBeGreaterThanOrEqual(120)
-    expect(new Set(entries.map((e) => e.operator)).size).toBeGreaterThanOrEqual(60)
+  it('holds at least 330 agents from at least 200 operators', () => {
+    expect(entries.length).toBeGreaterThanOrEqual(330)
+    expect(new Set(entries.map((e) => e.operator)).size).toBeGreaterThanOrEqual(200)
+  })
+
+  // Every entry says what it does with what it fetches, so presets can follow it.
+  it('gives every entry a purpose', () => {
+    const purposes: readonly AgentPurpose[] = ['training', 'search', 'user-fetch', 'agent', 'archive', 'analysis', 'service']
+    for (const entry of entries) expect(purposes, entry.id).toContain(entry.purpose)
+  })
+
+  // Cloudflare's AI categories and the purposes agree where both speak of AI.
+  it('keeps AI categories and purposes consistent', () => {
+    for (const entry of entries) {
+      if (entry.category === 'AI Crawler') expect(entry.purpose, entry.id).toBe('training')
+      if (entry.category === 'AI Search') expect(entry.purpose, entry.id).toBe('search')
+      if (entry.category === 'AI Assistant') expect(['user-fetch', 'agent'], entry.id).toContain(entry.purpose)
+    }
   })
 
   it('has unique ids', () => {
@@ -138,26 +155,43 @@ describe('every header name identifies its entry', () => {
   })
 })
 
-describe('category presets', () => {
-  const byCategory = (...categories: AgentCategory[]): string[] =>
-    [...new Set(entries.filter((e) => categories.includes(e.category)).map((e) => e.tokens[0] ?? ''))].filter((t) => RFC_TOKEN.test(t))
+describe('presets', () => {
+  const AI = new Set(['AI Crawler', 'AI Search', 'AI Assistant'])
+  const where = (test: (e: AgentEntry) => boolean): string[] =>
+    [...new Set(entries.filter(test).map((e) => e.tokens[0] ?? ''))].filter((t) => RFC_TOKEN.test(t))
+  const byCategory = (category: string) => where((e) => e.category === category)
 
   // Presets are derived from the data, never listed by hand.
   it.each([
-    ['aiTraining', agents.aiTraining, byCategory('AI Crawler')],
-    ['aiSearch', agents.aiSearch, byCategory('AI Search')],
-    ['aiAssistants', agents.aiAssistants, byCategory('AI Assistant')],
-    ['ai', agents.ai, byCategory('AI Crawler', 'AI Search', 'AI Assistant')],
+    ['aiTraining', agents.aiTraining, where((e) => e.purpose === 'training')],
+    ['aiSearch', agents.aiSearch, where((e) => e.purpose === 'search' && AI.has(e.category))],
+    ['aiUserFetchers', agents.aiUserFetchers, where((e) => e.purpose === 'user-fetch' && AI.has(e.category))],
+    ['aiAgents', agents.aiAgents, where((e) => e.purpose === 'agent')],
+    ['aiAssistants', agents.aiAssistants, where((e) => (e.purpose === 'user-fetch' && AI.has(e.category)) || e.purpose === 'agent')],
+    ['ai', agents.ai, where((e) => AI.has(e.category) || e.purpose === 'training' || e.purpose === 'agent')],
     ['searchEngines', agents.searchEngines, byCategory('Search Engine Crawler')],
     ['seo', agents.seo, byCategory('Search Engine Optimization')],
     ['previews', agents.previews, byCategory('Page Preview')],
     ['archivers', agents.archivers, byCategory('Archiver')],
     ['monitors', agents.monitors, byCategory('Monitoring & Analytics')],
     ['feeds', agents.feeds, byCategory('Feed Fetcher')],
-  ])('%s is derived from the categories and not empty', (_name, preset, expected) => {
+  ])('%s is derived from the data and not empty', (_name, preset, expected) => {
     expect(preset.length).toBeGreaterThan(0)
     expect([...preset].sort()).toEqual(expected.sort())
     expect(new Set(preset).size).toBe(preset.length)
+  })
+
+  // A site can treat training, search and retrieval, user-triggered fetches and autonomous agents differently.
+  it('keeps the four AI purposes apart', () => {
+    const sets = [agents.aiTraining, agents.aiSearch, agents.aiUserFetchers, agents.aiAgents]
+    for (let a = 0; a < sets.length; a++) {
+      for (let b = a + 1; b < sets.length; b++) for (const token of sets[a] ?? []) expect(sets[b]).not.toContain(token)
+    }
+    expect(agents.aiUserFetchers).toEqual(expect.arrayContaining(['chatgpt-user', 'claude-user', 'perplexity-user', 'kagi-fetcher', 'kimi-user']))
+    expect(agents.aiAgents).toEqual(expect.arrayContaining(['claude-code', 'cursor', 'githubcopilotchat', 'google-gemini-cli', 'opencode', 'manus-user', 'novaact', 'googleagent-mariner', 'devin', 'operator']))
+    expect(agents.aiSearch).toEqual(expect.arrayContaining(['oai-searchbot', 'perplexitybot', 'claude-searchbot', 'tavilybot', 'linkupbot']))
+    expect(agents.aiSearch).not.toContain('googlebot')
+    expect([...agents.aiAssistants].sort()).toEqual([...agents.aiUserFetchers, ...agents.aiAgents].sort())
   })
 
   it('aiTraining holds the training crawlers and control tokens, not the assistants', () => {

@@ -14,7 +14,7 @@ const config: RobotsConfig = {
     { userAgent: '*', allow: '/', disallow: ['/admin/', '/*.pdf$'] },
     { userAgent: ['GPTBot', 'CCBot'], disallow: '/', guard: 'block' },
     { userAgent: 'Googlebot', allow: '/private/press/', disallow: '/private/' },
-    { userAgent: 'AcmeFetcher', disallow: '/api/' },
+    { userAgent: 'AcmeSync', disallow: '/api/' },
   ],
   guard: { mode: 'log', status: 402 },
 }
@@ -72,17 +72,18 @@ describe('check: the verdict and its provenance', () => {
   })
 
   // A bare token the registry does not know is a crawler of that name; the * group applies.
+  // A header of one bare word is no browser: identifyAgent itself takes it for a bot (issue 8).
   it('takes an unknown bare token for a crawler', () => {
     const { doc } = run('Brightbotx', '/admin/page')
-    expect(doc).toMatchObject({ identity: { kind: 'bot', id: null, tokens: ['brightbotx'], obeysRobotsTxt: true, recognition: 'token' }, verdict: { allowed: false, group: '*' } })
+    expect(doc).toMatchObject({ identity: { kind: 'bot', id: null, tokens: ['brightbotx'], obeysRobotsTxt: true, recognition: 'identified' }, verdict: { allowed: false, group: '*' } })
   })
 
   // A custom bot the config names is recognised as the guard recognises it (declaredBot).
   it('recognises a bot the config declares', () => {
-    const { doc } = run('AcmeFetcher/2.0 (+ops@acme.test)', '/api/v1')
-    expect(doc).toMatchObject({ identity: { tokens: ['acmefetcher'] }, verdict: { allowed: false, group: 'acmefetcher' } })
+    const { doc } = run('AcmeSync/2.0 (+ops@acme.test)', '/api/v1')
+    expect(doc).toMatchObject({ identity: { tokens: ['acmesync'] }, verdict: { allowed: false, group: 'acmesync' } })
     const policy = createPolicies(config).get('localhost', 'production')
-    expect(identify('AcmeFetcher/2.0', policy)?.recognition).toBe('declared')
+    expect(identify('AcmeSync/2.0', policy)?.recognition).toBe('declared')
   })
 
   it("says a person's browser is never judged", () => {

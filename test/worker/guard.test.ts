@@ -145,13 +145,14 @@ describe('choosing the group as the crawler does', () => {
     expect((await h.fetch('/article', 'Google-Extended/1.0')).status).toBe(200)
   })
 
+  // A name with no bot word of its own (`AcmeFetcher` would be a bot by its name alone).
   it('judges a custom bot named only in the config', async () => {
-    const h = harness({ rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'AcmeFetcher', disallow: '/catalog/' }], guard: { mode: 'block' } })
-    expect((await h.fetch('/catalog/1', 'AcmeFetcher/2.0 (internal)')).status).toBe(403)
-    expect((await h.fetch('/about', 'AcmeFetcher/2.0 (internal)')).status).toBe(200)
-    expect(h.events[0]).toMatchObject({ group: 'acmefetcher', agent: { tokens: ['acmefetcher'] } })
+    const h = harness({ rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'AcmeSync', disallow: '/catalog/' }], guard: { mode: 'block' } })
+    expect((await h.fetch('/catalog/1', 'AcmeSync/2.0 (internal)')).status).toBe(403)
+    expect((await h.fetch('/about', 'AcmeSync/2.0 (internal)')).status).toBe(200)
+    expect(h.events[0]).toMatchObject({ group: 'acmesync', agent: { tokens: ['acmesync'] } })
     // The same name inside a browser's header is never taken for the bot.
-    expect((await h.fetch('/catalog/1', `${UA.chrome} AcmeFetcher/2.0`)).status).toBe(200)
+    expect((await h.fetch('/catalog/1', `${UA.chrome} AcmeSync/2.0`)).status).toBe(200)
   })
 
   it('a browser is never refused, whatever the config names', async () => {
