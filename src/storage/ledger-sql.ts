@@ -1,0 +1,136 @@
+/**
+ * The SQL of one write batch (src/storage/ledger.ts), built once from
+ * constant names. Rows are bound as one JSON array per statement (?1) and
+ * unpacked with `json_each`: D1 allows at most 100 bound parameters per
+ * statement. Each statement classifies what it reads with CLASS_SQL, against
+ * the same state, so all of them agree on every request's class.
+ */
+import { CLASS_SQL, COUNTED_SQL } from './classes.ts'
+import { EVENT_COLUMNS } from './rollups.ts'
+
+const RAW_FIELDS = `SELECT key AS i, value ->> '$.id' AS id, value ->> '$.known' AS known, value ->> '$.prev_allowed' AS prev_allowed,
+  ${EVENT_COLUMNS.map((c) => `value ->> '$.${c}' AS ${c}`).join(', ')} FROM json_each(?1)`
+
+const FACT_FIELDS = `SELECT key AS i, value ->> '$.a' AS agent_key, value ->> '$.o' AS operator, value ->> '$.h' AS host,
+  value ->> '$.v' AS verification, value ->> '$.r' AS robots_version, value ->> '$.t' AS time, value ->> '$.c' AS known,
+  value ->> '$.p' AS prev_allowed, value ->> '$.b' AS blocked, value ->> '$.q' AS request, value ->> '$.pa' AS path,
+  value ->> '$.tk' AS agent_tokens, value ->> '$.rl' AS rule_line, value ->> '$.rt' AS rule_type, value ->> '$.rp' AS rule_pattern
+  FROM json_each(?1)`
+
+function classified(fields: string): string {
+  return `SELECT j.*, (j.time / 3600000) * 3600000 AS hour, (j.time / 86400000) * 86400000 AS day, ${CLASS_SQL} AS cls FROM (${fields}) j`
+}
+
+/** The facts of ?1, each with its hour, day and class (`cls`). */
+const FACTS = classified(FACT_FIELDS)
+
+/** The counters' key columns joined to a grouped row `g` (hourly or daily). */
+const onKey = (t: string, g: string, time: 'hour' | 'day') =>
+  `${t}.agent_key = ${g}.agent_key AND ${t}.${time} = ${g}.${time} AND ${t}.host = ${g}.host AND ${t}.verification = ${g}.verification AND ${t}.class = ${g}.cls`
+
+/** Agents as first seen; an existing row is only written to fill a gap. */
+export const UPSERT_AGENTS = `INSERT INTO agents (agent_key, agent_id, kind, operator, category, obeys_robots_txt, first_seen)
+  SELECT value ->> '$.agent_key', value ->> '$.agent_id', value ->> '$.kind', value ->> '$.operator', value ->> '$.category',
+    value ->> '$.obeys_robots_txt', value ->> '$.first_seen' FROM json_each(?1) WHERE true
+  ON CONFLICT (agent_key) DO UPDATE SET agent_id = coalesce(agent_id, excluded.agent_id), operator = coalesce(operator, excluded.operator),
+    category = coalesce(category, excluded.category), first_seen = min(first_seen, excluded.first_seen)
+  WHERE (agent_id IS NULL AND excluded.agent_id IS NOT NULL) OR (operator IS NULL AND excluded.operator IS NOT NULL)
+    OR (category IS NULL AND excluded.category IS NOT NULL) OR excluded.first_seen < first_seen`
+
+export const UPSERT_FETCHES = `INSERT INTO robots_fetches (host, agent_key, robots_version, operator, first_fetch, last_fetch, fetches)
+  SELECT value ->> '$.host', value ->> '$.agent_key', value ->> '$.robots_version', value ->> '$.operator',
+    value ->> '$.first_fetch', value ->> '$.last_fetch', value ->> '$.fetches' FROM json_each(?1) WHERE true
+  ON CONFLICT (host, agent_key, robots_version) DO UPDATE SET first_fetch = min(first_fetch, excluded.first_fetch),
+    last_fetch = max(last_fetch, excluded.last_fetch), fetches = fetches + excluded.fetches`
+
+/** Marks the versions in use today; writes only when the day moves on. */
+export const TOUCH_VERSIONS = `UPDATE robots_versions SET last_used = j.d
+  FROM (SELECT value ->> '$.h' AS h, value ->> '$.r' AS r, value ->> '$.d' AS d FROM json_each(?1)) j
+  WHERE robots_versions.host = j.h AND robots_versions.hash = j.r AND (robots_versions.last_used IS NULL OR robots_versions.last_used < j.d)`
+
+/**
+ * Raw rows, sampled: within its agent, hour, host, verification and class, a
+ * request is kept while fewer than ?2 have been (counts_hourly.sampled, read
+ * before this batch updates it, plus its rank in the batch).
+ */
+export const INSERT_RAW = `INSERT INTO events (agent_key, host, counted, time, id, class, ${EVENT_COLUMNS.filter((c) => !['agent_key', 'host', 'time'].includes(c)).join(', ')})
+  SELECT s.agent_key, s.host, s.cls IN (${COUNTED_SQL}), s.time, s.id, s.cls, ${EVENT_COLUMNS.filter((c) => !['agent_key', 'host', 'time'].includes(c)).map((c) => `s.${c}`).join(', ')}
+  FROM (SELECT c.*, row_number() OVER (PARTITION BY c.agent_key, c.hour, c.host, c.verification, c.cls ORDER BY c.i) AS n
+        FROM (${classified(RAW_FIELDS)}) c) s
+  LEFT JOIN counts_hourly h ON ${onKey('h', 's', 'hour')}
+  WHERE coalesce(h.sampled, 0) + s.n <= ?2
+  ON CONFLICT DO NOTHING`
+
+/**
+ * Daily counts, before the hourly ones: the raw rows kept (`sampled`) are
+ * worked out per hour against counts_hourly as it was, and `paths` adds the
+ * distinct paths this batch offers paths_daily that it does not hold yet.
+ */
+export const UPSERT_COUNTS_DAILY = `WITH c AS (${FACTS}),
+  g AS (SELECT agent_key, day, host, verification, cls, count(*) AS requests, sum(blocked) AS blocked, min(time) AS first, max(time) AS last
+        FROM c GROUP BY agent_key, day, host, verification, cls),
+  hg AS (SELECT agent_key, hour, day, host, verification, cls, count(*) AS n FROM c GROUP BY agent_key, hour, host, verification, cls),
+  kept AS (SELECT hg.agent_key, hg.day, hg.host, hg.verification, hg.cls, sum(max(0, min(hg.n, ?2 - coalesce(h.sampled, 0)))) AS sampled
+           FROM hg LEFT JOIN counts_hourly h ON ${onKey('h', 'hg', 'hour')} GROUP BY hg.agent_key, hg.day, hg.host, hg.verification, hg.cls),
+  d AS (SELECT DISTINCT agent_key, day, host, verification, cls, robots_version, path FROM c WHERE request = 1),
+  np AS (SELECT agent_key, day, host, verification, cls, count(*) AS paths FROM d
+         WHERE NOT EXISTS (SELECT 1 FROM paths_daily p WHERE p.class = d.cls AND p.day = d.day AND p.host = d.host AND p.agent_key = d.agent_key
+           AND p.verification = d.verification AND p.robots_version = d.robots_version AND p.path = d.path)
+         GROUP BY agent_key, day, host, verification, cls)
+  INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, paths, first_time, last_time)
+  SELECT g.agent_key, g.day, g.host, g.verification, g.cls, g.requests, g.blocked, k.sampled, coalesce(np.paths, 0), g.first, g.last
+  FROM g JOIN kept k ON k.agent_key = g.agent_key AND k.day = g.day AND k.host = g.host AND k.verification = g.verification AND k.cls = g.cls
+  LEFT JOIN np ON np.agent_key = g.agent_key AND np.day = g.day AND np.host = g.host AND np.verification = g.verification AND np.cls = g.cls
+  WHERE true
+  ON CONFLICT (agent_key, day, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
+    blocked = blocked + excluded.blocked, sampled = sampled + excluded.sampled, paths = paths + excluded.paths,
+    first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)`
+
+export const UPSERT_COUNTS_HOURLY = `INSERT INTO counts_hourly (agent_key, hour, host, verification, class, requests, blocked, sampled, first_time, last_time)
+  SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ?2), min(time), max(time)
+  FROM (${FACTS}) WHERE true GROUP BY agent_key, hour, host, verification, cls
+  ON CONFLICT (agent_key, hour, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
+    blocked = blocked + excluded.blocked, sampled = min(?2, sampled + excluded.sampled),
+    first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)`
+
+/**
+ * Paths, after counts_daily: a path new to its day, host, agent,
+ * verification and class gets a row while the number offered so far
+ * (counts_daily.paths less this batch's, plus its rank, most requested
+ * first) is within the cap (?3 for allowed requests, ?4 otherwise);
+ * beyond it the requests add up under path ''.
+ */
+export const UPSERT_PATHS = `WITH c AS (${FACTS}),
+  g AS (SELECT cls, day, host, agent_key, verification, robots_version, path, max(agent_tokens) AS agent_tokens, count(*) AS n,
+          EXISTS (SELECT 1 FROM paths_daily p WHERE p.class = c.cls AND p.day = c.day AND p.host = c.host AND p.agent_key = c.agent_key
+            AND p.verification = c.verification AND p.robots_version = c.robots_version AND p.path = c.path) AS known
+        FROM c WHERE request = 1 GROUP BY cls, day, host, agent_key, verification, robots_version, path),
+  r AS (SELECT g.*, row_number() OVER (PARTITION BY cls, day, host, agent_key, verification, known ORDER BY n DESC, robots_version, path) AS rank,
+          sum(1 - known) OVER (PARTITION BY cls, day, host, agent_key, verification) AS fresh FROM g)
+  INSERT INTO paths_daily (class, day, host, agent_key, verification, robots_version, path, agent_tokens, requests)
+  SELECT r.cls, r.day, r.host, r.agent_key, r.verification, r.robots_version,
+    CASE WHEN r.known = 1 OR coalesce(d.paths, 0) - r.fresh + r.rank <= CASE r.cls WHEN 'allowed' THEN ?3 ELSE ?4 END THEN r.path ELSE '' END,
+    max(r.agent_tokens), sum(r.n)
+  FROM r LEFT JOIN counts_daily d ON ${onKey('d', 'r', 'day')}
+  WHERE true GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT (class, day, host, agent_key, verification, robots_version, path) DO UPDATE SET requests = requests + excluded.requests`
+
+export const UPSERT_RULES = `INSERT INTO rules_daily (day, host, robots_version, rule_line, agent_key, rule_type, rule_pattern, violations)
+  SELECT day, host, robots_version, rule_line, agent_key, max(rule_type), max(coalesce(rule_pattern, '')), count(*)
+  FROM (${FACTS}) WHERE cls IN (${COUNTED_SQL}) AND rule_line IS NOT NULL AND rule_type IS NOT NULL
+  GROUP BY day, host, robots_version, rule_line, agent_key
+  ON CONFLICT (day, host, robots_version, rule_line, agent_key) DO UPDATE SET violations = violations + excluded.violations`
+
+/** Crawlers only (tools apart), genuine claims only: what the timeline shows. */
+export const UPSERT_TIMELINE = `INSERT INTO timeline_hourly (hour, host, category, requests, violations)
+  SELECT c.hour, c.host, coalesce(a.category, ''), count(*), sum(c.cls IN (${COUNTED_SQL}))
+  FROM (${FACTS}) c JOIN agents a ON a.agent_key = c.agent_key
+  WHERE c.request = 1 AND a.kind = 'bot' AND c.verification IN ('verified', 'unverified')
+  GROUP BY c.hour, c.host, coalesce(a.category, '')
+  ON CONFLICT (hour, host, category) DO UPDATE SET requests = requests + excluded.requests, violations = violations + excluded.violations`
+
+export const INSERT_GROUPS = `INSERT OR IGNORE INTO agent_groups (agent_key, day, robots_version, robots_group)
+  SELECT value ->> '$.agent_key', value ->> '$.day', value ->> '$.robots_version', value ->> '$.robots_group' FROM json_each(?1)`
+
+/** The classes SQL decided (the rest were known), for the Analytics Engine data points. */
+export const SELECT_CLASSES = `SELECT i, cls FROM (${FACTS}) WHERE known IS NULL`
