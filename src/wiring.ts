@@ -3,7 +3,6 @@ import type { AgentIdentity } from './bots/index.ts'
 import { cfOf, verifyClaim } from './bots/verify.ts'
 import type { Policy } from './config/index.ts'
 import type { JudgedRequest, Verification } from './events.ts'
-import { writeToAnalyticsEngine } from './storage/analytics-engine.ts'
 import { createIpRangeLoader, refreshIpRanges } from './storage/ip-ranges.ts'
 import { pruneLedger, recordRobotsVersion } from './storage/ledger.ts'
 import { createRecorder, type Recorder } from './storage/recorder.ts'
@@ -28,9 +27,12 @@ export function createWiring(): Wiring {
   const versions = new Set<string>()
   const loadIpRanges = createIpRangeLoader()
 
+  let analytics: AnalyticsEngineDataset | undefined
   const recorderFor = (env: Env): Recorder => {
     db = env.DB
-    recorder ??= createRecorder(() => db!)
+    analytics = env.ROBOTS_AE
+    // Analytics Engine points are written once D1 has classified the batch, with its classes.
+    recorder ??= createRecorder(() => db!, { analytics: () => analytics })
     return recorder
   }
 
@@ -53,13 +55,6 @@ export function createWiring(): Wiring {
         })
       }
       r.record(event)
-      if (env.ROBOTS_AE) {
-        try {
-          writeToAnalyticsEngine(env.ROBOTS_AE, [event])
-        } catch (error) {
-          console.error('robots-edge: Analytics Engine write failed', error)
-        }
-      }
       await r.flush()
     },
 

@@ -43,6 +43,8 @@ export interface RecorderOptions {
   maxBuffered?: number
   /** Where the one storage-failure message per isolate goes. Default console.error. */
   log?: (message: string, error?: unknown) => void
+  /** The Analytics Engine dataset each written batch also goes to (writeEvents' `analytics`). Default: none. */
+  analytics?: () => AnalyticsEngineDataset | undefined
 }
 
 /**
@@ -83,7 +85,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
 
   async function write(batch: JudgedRequest[]): Promise<void> {
     try {
-      stats.written += await writeEvents(getDb(), batch)
+      stats.written += await writeEvents(getDb(), batch, { analytics: opts.analytics?.() })
     } catch (error) {
       stats.failures++
       stats.dropped += batch.length
