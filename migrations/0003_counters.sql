@@ -35,7 +35,9 @@ CREATE TABLE counts_hourly (
 ) WITHOUT ROWID;
 
 -- The same per UTC day, so a week reads 7 rows per key instead of 168.
--- `paths` counts new paths offered to paths_daily (its cap, see there).
+-- Rolled up from counts_hourly by the cron, hour by hour (src/storage/rollup.ts;
+-- ledger_state `rolled_hour`); a request recorded late, for an hour already
+-- rolled up, is added here directly.
 CREATE TABLE counts_daily (
   agent_key TEXT NOT NULL,
   day INTEGER NOT NULL,
@@ -45,7 +47,6 @@ CREATE TABLE counts_daily (
   requests INTEGER NOT NULL,
   blocked INTEGER NOT NULL,
   sampled INTEGER NOT NULL,
-  paths INTEGER NOT NULL,
   first_time INTEGER NOT NULL,
   last_time INTEGER NOT NULL,
   PRIMARY KEY (agent_key, day, host, verification, class)
@@ -53,7 +54,8 @@ CREATE TABLE counts_daily (
 
 -- Judged requests and counted violations per hour, host and category, for
 -- the timeline: crawlers only (tools apart), spoofed and unchecked claims
--- left out. `category` is '' when the agent has none.
+-- left out. `category` is '' when the agent has none. Rolled up with
+-- counts_daily; hours not rolled up yet are read from counts_hourly.
 CREATE TABLE timeline_hourly (
   hour INTEGER NOT NULL,
   host TEXT NOT NULL,
@@ -63,11 +65,14 @@ CREATE TABLE timeline_hourly (
   PRIMARY KEY (hour, host, category)
 ) WITHOUT ROWID;
 
--- Requests per path, per day, agent, class and robots.txt version: the most
--- violated paths, each agent's example paths, and the distinct (host, agent
--- tokens, path, version) a replay of a changed policy needs. Bounded: per
--- (day, host, agent, verification, class) only the first N distinct paths
--- get a row (src/storage/rollups.ts PATH_CAP); the rest add up under path ''.
+-- Disallowed requests per path, per day, agent, class and robots.txt
+-- version: the most violated paths, each agent's example paths, and the
+-- distinct (host, agent tokens, path, version) a replay of a changed policy
+-- needs for what robots.txt disallowed (allowed requests: the raw samples).
+-- Bounded: per (class, day, host, agent, verification) only the first
+-- PATH_CAP distinct paths get a row (src/storage/rollups.ts); the rest add
+-- up in that group's row with version '' and path '', whose `paths` counts
+-- the rows the group holds.
 CREATE TABLE paths_daily (
   class TEXT NOT NULL,
   day INTEGER NOT NULL,
@@ -78,6 +83,7 @@ CREATE TABLE paths_daily (
   path TEXT NOT NULL,
   agent_tokens TEXT NOT NULL,
   requests INTEGER NOT NULL,
+  paths INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (class, day, host, agent_key, verification, robots_version, path)
 ) WITHOUT ROWID;
 
@@ -115,8 +121,10 @@ CREATE TABLE robots_hosts (
 -- counters' retention are pruned (the newest of each host is always kept).
 ALTER TABLE robots_versions ADD COLUMN last_used INTEGER;
 
--- Small facts about the ledger itself, e.g. `raw_since`: raw rows older than
--- this were pruned, so request samples cover only what follows.
+-- Small facts about the ledger itself: `raw_since` (raw rows older than this
+-- were pruned, so request samples cover only what follows), `rolled_hour`
+-- (hours before it are in counts_daily and timeline_hourly), and where each
+-- retention starts.
 CREATE TABLE ledger_state (
   name TEXT NOT NULL PRIMARY KEY,
   value INTEGER NOT NULL

@@ -47,14 +47,16 @@ ON CONFLICT (agent_key, hour, host, verification, class) DO UPDATE SET
 
 INSERT INTO paths_daily (class, day, host, agent_key, verification, robots_version, path, agent_tokens, requests)
 SELECT class, (time / 86400000) * 86400000, host, agent_key, verification, robots_version, path, max(agent_tokens), count(*)
-FROM events WHERE type = 'request' GROUP BY 1, 2, 3, 4, 5, 6, 7;
+FROM events WHERE type = 'request' AND allowed = 0 GROUP BY 1, 2, 3, 4, 5, 6, 7;
 
-INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, paths, first_time, last_time)
-SELECT c.agent_key, (c.hour / 86400000) * 86400000 AS d, c.host, c.verification, c.class, sum(c.requests), sum(c.blocked), sum(c.sampled),
-  (SELECT count(*) FROM paths_daily p WHERE p.class = c.class AND p.day = (c.hour / 86400000) * 86400000 AND p.host = c.host
-     AND p.agent_key = c.agent_key AND p.verification = c.verification),
-  min(c.first_time), max(c.last_time)
-FROM counts_hourly c GROUP BY 1, 2, 3, 4, 5;
+-- Each group's row under path '' says how many paths it holds (uncapped here).
+INSERT INTO paths_daily (class, day, host, agent_key, verification, robots_version, path, agent_tokens, requests, paths)
+SELECT class, day, host, agent_key, verification, '', '', '', 0, count(*)
+FROM paths_daily WHERE true GROUP BY class, day, host, agent_key, verification;
+
+INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, first_time, last_time)
+SELECT agent_key, (hour / 86400000) * 86400000, host, verification, class, sum(requests), sum(blocked), sum(sampled), min(first_time), max(last_time)
+FROM counts_hourly GROUP BY 1, 2, 3, 4, 5;
 
 INSERT INTO rules_daily (day, host, robots_version, rule_line, agent_key, rule_type, rule_pattern, violations)
 SELECT (time / 86400000) * 86400000, host, robots_version, rule_line, agent_key, max(rule_type), max(coalesce(rule_pattern, '')), count(*)
@@ -74,9 +76,11 @@ GROUP BY 1, 2, 3;
 UPDATE robots_versions SET last_used = max(
   (first_served / 86400000) * 86400000,
   coalesce((SELECT max(day) FROM paths_daily p WHERE p.host = robots_versions.host AND p.robots_version = robots_versions.hash), 0),
-  coalesce((SELECT (max(last_fetch) / 86400000) * 86400000 FROM robots_fetches f WHERE f.host = robots_versions.host AND f.robots_version = robots_versions.hash), 0)
+  coalesce((SELECT (max(last_fetch) / 86400000) * 86400000 FROM robots_fetches f WHERE f.host = robots_versions.host AND f.robots_version = robots_versions.hash), 0),
+  coalesce((SELECT max(day) FROM agent_groups g WHERE g.robots_version = robots_versions.hash), 0)
 );
 
 INSERT INTO ledger_state (name, value) SELECT 'raw_since', min(time) FROM events HAVING count(*) > 0;
+INSERT INTO ledger_state (name, value) SELECT 'rolled_hour', max(hour) + 3600000 FROM counts_hourly HAVING count(*) > 0;
 
 DROP TABLE agent_hourly;

@@ -4,7 +4,7 @@ import { cfOf, verifyClaim } from './bots/verify.ts'
 import type { Policy } from './config/index.ts'
 import type { JudgedRequest, Verification } from './events.ts'
 import { createIpRangeLoader, refreshIpRanges } from './storage/ip-ranges.ts'
-import { pruneLedger, recordRobotsVersion } from './storage/ledger.ts'
+import { pruneLedger, recordRobotsVersion, rollUpLedger } from './storage/ledger.ts'
 import { createRecorder, type Recorder } from './storage/recorder.ts'
 
 /**
@@ -67,7 +67,9 @@ export function createWiring(): Wiring {
     },
 
     async scheduled(env, now = Date.now()) {
-      const [refresh, prune] = await Promise.allSettled([refreshIpRanges(env.ROBOTS_KV), pruneLedger(env.DB, { now })])
+      // Roll the hourly counters up first: pruning keeps hourly rows until they are.
+      const ledger = async () => ({ rollUp: await rollUpLedger(env.DB, { now }), ...(await pruneLedger(env.DB, { now })) })
+      const [refresh, prune] = await Promise.allSettled([refreshIpRanges(env.ROBOTS_KV), ledger()])
       const failed = refresh.status === 'fulfilled' ? refresh.value.filter((r) => !r.ok) : []
       console.log(JSON.stringify({
         robotsEdge: 'cron',

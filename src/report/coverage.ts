@@ -19,7 +19,7 @@ export interface Span {
 export interface RangePlan {
   /** The whole hours counted: those starting in [since, until). */
   readonly hours: Span
-  /** Whole UTC days inside `hours`, read from the daily counters (empty when since === until). */
+  /** Whole UTC days inside `hours` and rolled up, read from the daily counters (empty when since === until). */
   readonly days: Span
   /** The hours outside `days`, read from the hourly counters (at most two spans). */
   readonly edges: readonly Span[]
@@ -27,21 +27,32 @@ export interface RangePlan {
   readonly pathDays: Span
   /** The timeline's bin: an hour, or a day for ranges over a week. */
   readonly bin: number
+  /** Hours before this (within `hours`) are rolled up into timeline_hourly; from it on, read from counts_hourly. */
+  readonly rolledUntil: number
+}
+
+/** What the ledger says of its own counters. */
+export interface CounterState {
+  /** Where the hourly counters start (older ones were pruned). Default 0. */
+  readonly hourlySince?: number
+  /** Hours before this are rolled up into the daily counters and the timeline. Default 0: none. */
+  readonly rolledHour?: number
 }
 
 const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit
 const ceilTo = (t: number, unit: number) => Math.ceil(t / unit) * unit
 
 /**
- * The plan for `filter`. `hourlySince` is where the hourly counters start
- * (older ones are pruned): an end older than that is read in whole days.
+ * The plan for `filter`. Days come from the daily counters only once rolled
+ * up; an end older than the hourly counters' retention is read in whole days.
  */
-export function planRange(filter: Pick<ReportFilter, 'since' | 'until'>, hourlySince = 0): RangePlan {
+export function planRange(filter: Pick<ReportFilter, 'since' | 'until'>, state: CounterState = {}): RangePlan {
+  const rolledHour = state.rolledHour ?? 0
   let since = ceilTo(filter.since, HOUR)
   const until = Math.max(since, ceilTo(filter.until, HOUR))
-  if (since < hourlySince) since = Math.min(until, ceilTo(since, DAY))
+  if (since < (state.hourlySince ?? 0)) since = Math.min(until, ceilTo(since, DAY))
   const firstDay = Math.min(ceilTo(since, DAY), until)
-  const lastDay = Math.max(firstDay, floorTo(until, DAY))
+  const lastDay = Math.max(firstDay, Math.min(floorTo(until, DAY), floorTo(rolledHour, DAY)))
   const edges = [{ since, until: firstDay }, { since: lastDay, until }].filter((s) => s.until > s.since)
   return {
     hours: { since, until },
@@ -49,6 +60,7 @@ export function planRange(filter: Pick<ReportFilter, 'since' | 'until'>, hourlyS
     edges: firstDay >= lastDay ? [{ since, until }].filter((s) => s.until > s.since) : edges,
     pathDays: { since: floorTo(since, DAY), until: Math.max(floorTo(since, DAY) + DAY, ceilTo(until, DAY)) },
     bin: until - since <= HOURLY_TIMELINE_UP_TO ? HOUR : DAY,
+    rolledUntil: Math.min(until, Math.max(since, rolledHour)),
   }
 }
 

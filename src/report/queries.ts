@@ -31,12 +31,22 @@ function countsSql(spans: number): string {
     FROM (${parts.join(' UNION ALL ')}) GROUP BY agent_key, verification, class`
 }
 
-/** Per hour, the crawlers' genuine requests and counted violations; an agent filter reads its own hourly counters. */
-const TIMELINE_SQL = `SELECT hour, sum(requests) AS requests, sum(violations) AS violations FROM timeline_hourly
-  WHERE hour >= ?4 AND hour < ?5 AND (?1 IS NULL OR host = ?1) AND (?3 IS NULL OR category = ?3) GROUP BY hour ORDER BY hour`
+/**
+ * Per hour, the crawlers' genuine requests and counted violations: rolled-up
+ * hours (?4 to ?5) from timeline_hourly, the rest (?5 to ?6) from
+ * counts_hourly. An agent filter reads that agent's hourly counters throughout.
+ */
+const TIMELINE_SQL = `SELECT hour, sum(requests) AS requests, sum(violations) AS violations FROM (
+    SELECT hour, requests, violations FROM timeline_hourly
+    WHERE hour >= ?4 AND hour < ?5 AND (?1 IS NULL OR host = ?1) AND (?3 IS NULL OR category = ?3)
+    UNION ALL
+    SELECT c.hour, c.requests, CASE WHEN c.class IN (${COUNTED_SQL}) THEN c.requests ELSE 0 END
+    FROM agents a CROSS JOIN counts_hourly c ON c.agent_key = a.agent_key AND c.hour >= ?5 AND c.hour < ?6 AND (?1 IS NULL OR c.host = ?1)
+    WHERE ${AGENT_FILTER} AND a.kind = 'bot' AND c.verification IN ('verified', 'unverified') AND c.class <> 'robotsTxt')
+  GROUP BY hour ORDER BY hour`
 const AGENT_TIMELINE_SQL = `SELECT c.hour, sum(CASE WHEN c.class <> 'robotsTxt' THEN c.requests ELSE 0 END) AS requests,
     sum(CASE WHEN c.class IN (${COUNTED_SQL}) THEN c.requests ELSE 0 END) AS violations
-  FROM agents a CROSS JOIN counts_hourly c ON c.agent_key = a.agent_key AND c.hour >= ?4 AND c.hour < ?5 AND (?1 IS NULL OR c.host = ?1)
+  FROM agents a CROSS JOIN counts_hourly c ON c.agent_key = a.agent_key AND c.hour >= ?4 AND c.hour < ?6 AND (?1 IS NULL OR c.host = ?1)
   WHERE ${AGENT_FILTER} AND c.verification IN ('verified', 'unverified') GROUP BY c.hour ORDER BY c.hour`
 /** Over a week, one bin per day, from the daily counters (and the hourly ones at the ends). */
 function dailyTimelineSql(spans: number): string {
@@ -88,59 +98,67 @@ export interface GetReportOptions {
   onMeta?: (meta: D1Meta) => void
 }
 
-/**
- * The compliance report for a time range (issue 5 §2, issue 9): per agent a
- * verdict with its evidence, tools, spoofed and unchecked claims apart, the
- * most violated rules and paths, a timeline, and what the window covers.
- *
- * @example
- * const report = await getReport(env.DB, { since: Date.now() - 7 * 86_400_000, until: Date.now(), category: 'AI Crawler' })
- */
-export async function getReport(db: D1Database, filter: ReportFilter, opts: GetReportOptions = {}): Promise<Report> {
+/** Texts of the versions whose groups applied (GROUPS_SQL), for the "nothing to ignore" check. */
+const TEXTS_SQL = `SELECT hash, min(text) AS text FROM robots_versions WHERE hash IN (SELECT robotsVersion FROM (${GROUPS_SQL})) GROUP BY hash`
+
+/** The ledger's own state, as the last report in this isolate read it: it moves on once an hour (the cron). */
+let lastState: ReadonlyMap<string, number> = new Map()
+
+const STATE_KEYS = ['rolled_hour', 'hourly_since'] as const
+
+/** The whole report in one D1 batch, planned from `state`; the batch also reads the state, to check the plan. */
+async function readAll(db: D1Database, filter: ReportFilter, state: ReadonlyMap<string, number>, onMeta: (meta: D1Meta) => void) {
   const f = filterParams(filter)
-  const onMeta = opts.onMeta ?? (() => {})
-  const stateResult = await db.prepare('SELECT name, value FROM ledger_state').all<{ name: string; value: number }>()
-  onMeta(stateResult.meta)
-  const state = new Map(stateResult.results.map((r) => [r.name, r.value]))
-  const plan = planRange(filter, state.get('hourly_since') ?? 0)
+  const plan = planRange(filter, { hourlySince: state.get('hourly_since') ?? 0, rolledHour: state.get('rolled_hour') ?? 0 })
   const spans = spanParams(plan)
   const pathDays = [plan.pathDays.since, plan.pathDays.until]
   const timeline = plan.bin > 3_600_000
     ? db.prepare(dailyTimelineSql(plan.edges.length)).bind(...f, ...spans)
-    : db.prepare(filter.agent === undefined ? TIMELINE_SQL : AGENT_TIMELINE_SQL).bind(...f, plan.hours.since, plan.hours.until)
+    : db.prepare(filter.agent === undefined ? TIMELINE_SQL : AGENT_TIMELINE_SQL).bind(...f, plan.hours.since, plan.rolledUntil, plan.hours.until)
   const results = await db.batch([
+    db.prepare('SELECT name, value FROM ledger_state'),
     db.prepare(AGENTS_SQL).bind(...f),
     db.prepare(countsSql(plan.edges.length)).bind(...f, ...spans),
     timeline,
     db.prepare(PATHS_SQL).bind(...f, ...pathDays, PATH_CLASSES),
     db.prepare(RULES_SQL).bind(...f, ...pathDays),
     db.prepare(GROUPS_SQL).bind(...f, ...pathDays),
+    db.prepare(TEXTS_SQL).bind(...f, ...pathDays),
   ])
   for (const r of results) onMeta(r.meta)
-  const [agentRows, counts, bins, paths, rules, uses] = results.map((r) => r.results) as [
-    AgentRow[], CounterRow[], TimelineBin[], PathRow[], RuleCount[], GroupUse[],
+  const [stateRows, agentRows, counts, bins, paths, rules, uses, texts] = results.map((r) => r.results) as [
+    { name: string; value: number }[], AgentRow[], CounterRow[], TimelineBin[], PathRow[], RuleCount[], GroupUse[], { hash: string; text: string }[],
   ]
-  const texts = await versionTexts(db, new Set(uses.map((u) => u.robotsVersion)), onMeta)
+  const fresh = new Map(stateRows.map((r) => [r.name, r.value]))
+  return { plan, fresh, agentRows, counts, bins, paths, rules, uses, texts }
+}
+
+/**
+ * The compliance report for a time range (issue 5 §2, issue 9): per agent a
+ * verdict with its evidence, tools, spoofed and unchecked claims apart, the
+ * most violated rules and paths, a timeline, and what the window covers.
+ * One D1 batch, read in one transaction (two when the cron has moved the
+ * ledger's state on since this isolate last looked).
+ *
+ * @example
+ * const report = await getReport(env.DB, { since: Date.now() - 7 * 86_400_000, until: Date.now(), category: 'AI Crawler' })
+ */
+export async function getReport(db: D1Database, filter: ReportFilter, opts: GetReportOptions = {}): Promise<Report> {
+  filterParams(filter)
+  const onMeta = opts.onMeta ?? (() => {})
+  let read = await readAll(db, filter, lastState, onMeta)
+  if (STATE_KEYS.some((k) => read.fresh.get(k) !== lastState.get(k))) read = await readAll(db, filter, read.fresh, onMeta)
+  lastState = read.fresh
+  const { plan, fresh, agentRows, counts, bins, paths, rules, uses } = read
   const agents = agentRows.map(({ obeys, firstSeen: _firstSeen, ...a }): AgentInfo => ({ ...a, declaredObeys: obeys === null ? null : obeys === 1 }))
   const ledgerStart = agentRows.length > 0 ? Math.min(...agentRows.map((a) => a.firstSeen)) : null
   const coverage = describeCoverage(filter, {
-    plan, ledgerStart, rawSince: state.get('raw_since') ?? 0,
+    plan, ledgerStart, rawSince: fresh.get('raw_since') ?? 0,
     kept: counts.reduce((n, c) => n + c.sampled, 0), requests: counts.reduce((n, c) => n + c.requests, 0), budgetPerHour: SAMPLE_BUDGET,
     otherPaths: paths.filter((p) => p.path === '' && (COUNTED_CLASSES as readonly string[]).includes(p.cls)).reduce((n, p) => n + p.requests, 0),
   })
   return buildReport({
-    filter, source: 'd1', agents, counts, paths, rules, groupUses: uses, texts,
+    filter, source: 'd1', agents, counts, paths, rules, groupUses: uses, texts: new Map(read.texts.map((t) => [t.hash, t.text])),
     timeline: bins.filter((b) => b.requests > 0 || b.violations > 0), timelineBin: plan.bin, coverage,
   })
-}
-
-/** Texts of the given versions, in one statement. */
-async function versionTexts(db: D1Database, hashes: ReadonlySet<string>, onMeta: (meta: D1Meta) => void): Promise<Map<string, string>> {
-  const texts = new Map<string, string>()
-  if (hashes.size === 0) return texts
-  const result = await db.prepare('SELECT hash, min(text) AS text FROM robots_versions WHERE hash IN (SELECT value FROM json_each(?1)) GROUP BY hash')
-    .bind(JSON.stringify([...hashes])).all<{ hash: string; text: string }>()
-  onMeta(result.meta)
-  for (const row of result.results) texts.set(row.hash, row.text)
-  return texts
 }

@@ -20,10 +20,16 @@ interface EventRowOut {
   mode: string; action: string; status: number; robots_version: string; country: string | null; asn: number | null; ip_hash: string | null
 }
 
-/** The hosts an agent was counted on since raw rows were last pruned, most recent first. */
-const HOSTS_SQL = `SELECT host FROM counts_daily WHERE agent_key = ?1
-  AND day >= coalesce((SELECT (value / 86400000) * 86400000 FROM ledger_state WHERE name = 'raw_since'), 0)
-  GROUP BY host ORDER BY max(day) DESC LIMIT ${MAX_HOSTS}`
+const STATE = (name: string) => `coalesce((SELECT value FROM ledger_state WHERE name = '${name}'), 0)`
+/**
+ * The hosts an agent was counted on since raw rows were last pruned, most
+ * recent first: from the daily counters, and the hourly ones not rolled up yet.
+ */
+const HOSTS_SQL = `SELECT host FROM (
+    SELECT host, day AS t FROM counts_daily WHERE agent_key = ?1 AND day >= (${STATE('raw_since')} / 86400000) * 86400000
+    UNION ALL
+    SELECT host, hour FROM counts_hourly WHERE agent_key = ?1 AND hour >= max(${STATE('rolled_hour')}, ${STATE('raw_since')} - 3600000))
+  GROUP BY host ORDER BY max(t) DESC LIMIT ${MAX_HOSTS}`
 
 const part = (counted: 0 | 1) => `SELECT * FROM (SELECT * FROM events WHERE agent_key = ?1 AND host = ?2 AND counted = ${counted} AND time < ?3
   ORDER BY time DESC, id DESC LIMIT ?4)`

@@ -61,30 +61,35 @@ export const INSERT_RAW = `INSERT INTO events (agent_key, host, counted, time, i
   WHERE coalesce(h.sampled, 0) + s.n <= ?2
   ON CONFLICT DO NOTHING`
 
+/** Hours before this are rolled up into counts_daily and timeline_hourly (src/storage/rollup.ts). */
+const ROLLED_HOUR = "coalesce((SELECT value FROM ledger_state WHERE name = 'rolled_hour'), 0)"
+/** The facts of requests recorded late, for an hour already rolled up, classified. */
+const LATE_FACTS = classified(`${FACT_FIELDS} WHERE (value ->> '$.t' / 3600000) * 3600000 < ${ROLLED_HOUR}`)
+
 /**
- * Daily counts, before the hourly ones: the raw rows kept (`sampled`) are
- * worked out per hour against counts_hourly as it was, and `paths` adds the
- * distinct paths this batch offers paths_daily that it does not hold yet.
+ * Daily counts of requests recorded for an hour the cron has already rolled
+ * up (normally none), before the hourly ones: the raw rows kept
+ * (`sampled`) are worked out per hour against counts_hourly as it was.
  */
-export const UPSERT_COUNTS_DAILY = `WITH c AS (${FACTS}),
-  g AS (SELECT agent_key, day, host, verification, cls, count(*) AS requests, sum(blocked) AS blocked, min(time) AS first, max(time) AS last
-        FROM c GROUP BY agent_key, day, host, verification, cls),
-  hg AS (SELECT agent_key, hour, day, host, verification, cls, count(*) AS n FROM c GROUP BY agent_key, hour, host, verification, cls),
-  kept AS (SELECT hg.agent_key, hg.day, hg.host, hg.verification, hg.cls, sum(max(0, min(hg.n, ?2 - coalesce(h.sampled, 0)))) AS sampled
-           FROM hg LEFT JOIN counts_hourly h ON ${onKey('h', 'hg', 'hour')} GROUP BY hg.agent_key, hg.day, hg.host, hg.verification, hg.cls),
-  d AS (SELECT DISTINCT agent_key, day, host, verification, cls, robots_version, path FROM c WHERE request = 1),
-  np AS (SELECT agent_key, day, host, verification, cls, count(*) AS paths FROM d
-         WHERE NOT EXISTS (SELECT 1 FROM paths_daily p WHERE p.class = d.cls AND p.day = d.day AND p.host = d.host AND p.agent_key = d.agent_key
-           AND p.verification = d.verification AND p.robots_version = d.robots_version AND p.path = d.path)
-         GROUP BY agent_key, day, host, verification, cls)
-  INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, paths, first_time, last_time)
-  SELECT g.agent_key, g.day, g.host, g.verification, g.cls, g.requests, g.blocked, k.sampled, coalesce(np.paths, 0), g.first, g.last
-  FROM g JOIN kept k ON k.agent_key = g.agent_key AND k.day = g.day AND k.host = g.host AND k.verification = g.verification AND k.cls = g.cls
-  LEFT JOIN np ON np.agent_key = g.agent_key AND np.day = g.day AND np.host = g.host AND np.verification = g.verification AND np.cls = g.cls
-  WHERE true
+export const UPSERT_LATE_DAILY = `WITH c AS (${LATE_FACTS}),
+  hg AS (SELECT agent_key, hour, day, host, verification, cls, count(*) AS n, sum(blocked) AS blocked, min(time) AS first, max(time) AS last
+         FROM c GROUP BY agent_key, hour, host, verification, cls)
+  INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, first_time, last_time)
+  SELECT hg.agent_key, hg.day, hg.host, hg.verification, hg.cls, sum(hg.n), sum(hg.blocked),
+    sum(max(0, min(hg.n, ?2 - coalesce(h.sampled, 0)))), min(hg.first), max(hg.last)
+  FROM hg LEFT JOIN counts_hourly h ON ${onKey('h', 'hg', 'hour')}
+  WHERE true GROUP BY hg.agent_key, hg.day, hg.host, hg.verification, hg.cls
   ON CONFLICT (agent_key, day, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
-    blocked = blocked + excluded.blocked, sampled = sampled + excluded.sampled, paths = paths + excluded.paths,
+    blocked = blocked + excluded.blocked, sampled = sampled + excluded.sampled,
     first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)`
+
+/** The timeline of requests recorded late, for an hour already rolled up: crawlers only, genuine claims only. */
+export const UPSERT_LATE_TIMELINE = `INSERT INTO timeline_hourly (hour, host, category, requests, violations)
+  SELECT c.hour, c.host, coalesce(a.category, ''), count(*), sum(c.cls IN (${COUNTED_SQL}))
+  FROM (${LATE_FACTS}) c JOIN agents a ON a.agent_key = c.agent_key
+  WHERE c.request = 1 AND a.kind = 'bot' AND c.verification IN ('verified', 'unverified')
+  GROUP BY c.hour, c.host, coalesce(a.category, '')
+  ON CONFLICT (hour, host, category) DO UPDATE SET requests = requests + excluded.requests, violations = violations + excluded.violations`
 
 export const UPSERT_COUNTS_HOURLY = `INSERT INTO counts_hourly (agent_key, hour, host, verification, class, requests, blocked, sampled, first_time, last_time)
   SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ?2), min(time), max(time)
@@ -93,44 +98,46 @@ export const UPSERT_COUNTS_HOURLY = `INSERT INTO counts_hourly (agent_key, hour,
     blocked = blocked + excluded.blocked, sampled = min(?2, sampled + excluded.sampled),
     first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)`
 
+/** The disallowed requests' facts (allowed ones and fetches are not counted per path), classified. */
+const DISALLOWED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.q' = 1 AND coalesce(value ->> '$.c', '') <> 'allowed'`)
+
 /**
- * Paths, after counts_daily: a path new to its day, host, agent,
- * verification and class gets a row while the number offered so far
- * (counts_daily.paths less this batch's, plus its rank, most requested
- * first) is within the cap (?3 for allowed requests, ?4 otherwise);
- * beyond it the requests add up under path ''.
+ * Paths of disallowed requests: a path new to its group (class, day, host,
+ * agent, verification) gets a row while the group holds fewer than ?2 paths
+ * (its row under version '' and path '' counts them), most requested first;
+ * beyond it the requests add up in that row.
  */
-export const UPSERT_PATHS = `WITH c AS (${FACTS}),
+export const UPSERT_PATHS = `WITH c AS (${DISALLOWED_FACTS}),
   g AS (SELECT cls, day, host, agent_key, verification, robots_version, path, max(agent_tokens) AS agent_tokens, count(*) AS n,
           EXISTS (SELECT 1 FROM paths_daily p WHERE p.class = c.cls AND p.day = c.day AND p.host = c.host AND p.agent_key = c.agent_key
             AND p.verification = c.verification AND p.robots_version = c.robots_version AND p.path = c.path) AS known
-        FROM c WHERE request = 1 GROUP BY cls, day, host, agent_key, verification, robots_version, path),
-  r AS (SELECT g.*, row_number() OVER (PARTITION BY cls, day, host, agent_key, verification, known ORDER BY n DESC, robots_version, path) AS rank,
-          sum(1 - known) OVER (PARTITION BY cls, day, host, agent_key, verification) AS fresh FROM g)
-  INSERT INTO paths_daily (class, day, host, agent_key, verification, robots_version, path, agent_tokens, requests)
-  SELECT r.cls, r.day, r.host, r.agent_key, r.verification, r.robots_version,
-    CASE WHEN r.known = 1 OR coalesce(d.paths, 0) - r.fresh + r.rank <= CASE r.cls WHEN 'allowed' THEN ?3 ELSE ?4 END THEN r.path ELSE '' END,
-    max(r.agent_tokens), sum(r.n)
-  FROM r LEFT JOIN counts_daily d ON ${onKey('d', 'r', 'day')}
-  WHERE true GROUP BY 1, 2, 3, 4, 5, 6, 7
-  ON CONFLICT (class, day, host, agent_key, verification, robots_version, path) DO UPDATE SET requests = requests + excluded.requests`
+        FROM c GROUP BY cls, day, host, agent_key, verification, robots_version, path),
+  r AS (SELECT g.*, row_number() OVER (PARTITION BY cls, day, host, agent_key, verification, known ORDER BY n DESC, robots_version, path) AS rank
+        FROM g),
+  s AS (SELECT r.*, r.known = 1 OR coalesce(o.paths, 0) + r.rank <= ?2 AS kept
+        FROM r LEFT JOIN paths_daily o ON o.class = r.cls AND o.day = r.day AND o.host = r.host AND o.agent_key = r.agent_key
+          AND o.verification = r.verification AND o.robots_version = '' AND o.path = '')
+  INSERT INTO paths_daily (class, day, host, agent_key, verification, robots_version, path, agent_tokens, requests, paths)
+  SELECT * FROM (
+    SELECT cls, day, host, agent_key, verification, robots_version, path, agent_tokens, n, 0 FROM s WHERE kept
+    UNION ALL
+    SELECT cls, day, host, agent_key, verification, '', '', '', sum(CASE WHEN kept THEN 0 ELSE n END), sum(kept AND known = 0)
+    FROM s GROUP BY cls, day, host, agent_key, verification HAVING sum(NOT kept) > 0 OR sum(kept AND known = 0) > 0
+  ) WHERE true
+  ON CONFLICT (class, day, host, agent_key, verification, robots_version, path) DO UPDATE SET
+    requests = requests + excluded.requests, paths = paths + excluded.paths`
+
+/** The facts SQL classifies (a genuine claim's disallowed requests), classified. */
+const UNSETTLED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.c' IS NULL`)
 
 export const UPSERT_RULES = `INSERT INTO rules_daily (day, host, robots_version, rule_line, agent_key, rule_type, rule_pattern, violations)
   SELECT day, host, robots_version, rule_line, agent_key, max(rule_type), max(coalesce(rule_pattern, '')), count(*)
-  FROM (${FACTS}) WHERE cls IN (${COUNTED_SQL}) AND rule_line IS NOT NULL AND rule_type IS NOT NULL
+  FROM (${UNSETTLED_FACTS}) WHERE cls IN (${COUNTED_SQL}) AND rule_line IS NOT NULL AND rule_type IS NOT NULL
   GROUP BY day, host, robots_version, rule_line, agent_key
   ON CONFLICT (day, host, robots_version, rule_line, agent_key) DO UPDATE SET violations = violations + excluded.violations`
-
-/** Crawlers only (tools apart), genuine claims only: what the timeline shows. */
-export const UPSERT_TIMELINE = `INSERT INTO timeline_hourly (hour, host, category, requests, violations)
-  SELECT c.hour, c.host, coalesce(a.category, ''), count(*), sum(c.cls IN (${COUNTED_SQL}))
-  FROM (${FACTS}) c JOIN agents a ON a.agent_key = c.agent_key
-  WHERE c.request = 1 AND a.kind = 'bot' AND c.verification IN ('verified', 'unverified')
-  GROUP BY c.hour, c.host, coalesce(a.category, '')
-  ON CONFLICT (hour, host, category) DO UPDATE SET requests = requests + excluded.requests, violations = violations + excluded.violations`
 
 export const INSERT_GROUPS = `INSERT OR IGNORE INTO agent_groups (agent_key, day, robots_version, robots_group)
   SELECT value ->> '$.agent_key', value ->> '$.day', value ->> '$.robots_version', value ->> '$.robots_group' FROM json_each(?1)`
 
 /** The classes SQL decided (the rest were known), for the Analytics Engine data points. */
-export const SELECT_CLASSES = `SELECT i, cls FROM (${FACTS}) WHERE known IS NULL`
+export const SELECT_CLASSES = `SELECT i, cls FROM (${UNSETTLED_FACTS})`

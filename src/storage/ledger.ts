@@ -8,16 +8,17 @@ import type { JudgedRequest } from '../events.ts'
 import { writeToAnalyticsEngine } from './analytics-engine.ts'
 import type { RequestClass } from './classes.ts'
 import {
-  INSERT_GROUPS, INSERT_RAW, SELECT_CLASSES, TOUCH_VERSIONS, UPSERT_AGENTS, UPSERT_COUNTS_DAILY, UPSERT_COUNTS_HOURLY,
-  UPSERT_FETCHES, UPSERT_PATHS, UPSERT_RULES, UPSERT_TIMELINE,
+  INSERT_GROUPS, INSERT_RAW, SELECT_CLASSES, TOUCH_VERSIONS, UPSERT_AGENTS, UPSERT_COUNTS_HOURLY, UPSERT_FETCHES,
+  UPSERT_LATE_DAILY, UPSERT_LATE_TIMELINE, UPSERT_PATHS, UPSERT_RULES,
 } from './ledger-sql.ts'
 import {
-  agentsOf, groupsOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, toEventRow, toFact, versionDaysOf,
+  agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, toEventRow, toFact, versionDaysOf,
 } from './rollups.ts'
 import { previousAllowed } from './versions.ts'
 
 export { recordRobotsVersion } from './versions.ts'
 export { pruneLedger, type PruneOptions, type PruneResult } from './prune.ts'
+export { rollUpLedger, type RollUpOptions, type RollUpResult } from './rollup.ts'
 
 /**
  * Events per set of statements. Each statement binds one JSON string of them
@@ -47,7 +48,14 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   const raws: object[] = []
   const factRows: object[] = []
   let unsettled = false
+  let disallowed = false
+  // The cron rolls up only hours that ended over an hour ago: requests of the
+  // last two hours cannot be late, and most batches skip those statements.
+  const lateBefore = hourOf(Date.now()) - HOUR_MS
+  let late = false
   for (const e of events) {
+    late ||= e.time < lateBefore
+    disallowed ||= e.type === 'request' && !e.allowed
     const base = toFact(e, null)
     // Only a genuine claim's disallowed request needs the previous version.
     const fact = base.c === null ? toFact(e, previousAllowed(e)) : base
@@ -59,11 +67,11 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   const statements = [
     db.prepare(TOUCH_VERSIONS).bind(JSON.stringify(versionDaysOf(events))),
     db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget),
-    db.prepare(UPSERT_COUNTS_DAILY).bind(facts, budget),
-    db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget),
-    db.prepare(UPSERT_PATHS).bind(facts, budget, PATH_CAP.allowed, PATH_CAP.other),
-    db.prepare(UPSERT_TIMELINE).bind(facts),
   ]
+  // Late requests first: their daily share of samples is read from counts_hourly as it was.
+  if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
+  statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget))
+  if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(facts, PATH_CAP))
   if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(facts))
   const groups = groupsOf(events)
   if (groups.length > 0) statements.push(db.prepare(INSERT_GROUPS).bind(JSON.stringify(groups)))

@@ -54,16 +54,24 @@ async function deleteChunks(db: D1Database, sql: string, params: readonly (strin
 }
 
 /**
- * Raw rows older than ?2, in the (agent, host) pairs that were active
- * between ?1 and ?2 (older rows are gone already), at most ?3 of them.
+ * The counters' rows of every agent from ?1 on: days rolled up, and the
+ * hours after them (counts_daily holds exactly the hours before
+ * `rolled_hour`, ?2), as (agent_key, host, t, n) with n the raw rows kept.
+ */
+const KEPT = `SELECT c.agent_key, c.host, c.day AS t, c.sampled AS n FROM agents a CROSS JOIN counts_daily c ON c.agent_key = a.agent_key AND c.day >= ?1
+  UNION ALL
+  SELECT c.agent_key, c.host, c.hour, c.sampled FROM agents a CROSS JOIN counts_hourly c ON c.agent_key = a.agent_key AND c.hour >= max(?1, ?2)`
+
+/**
+ * Raw rows older than ?3, in the (agent, host) pairs that were active
+ * between ?1 and ?3 (older rows are gone already), at most ?4 of them.
  */
 const DELETE_RAW = `DELETE FROM events WHERE (agent_key, host, counted, time, id) IN (
   SELECT e.agent_key, e.host, e.counted, e.time, e.id
-  FROM (SELECT DISTINCT c.agent_key, c.host FROM agents a CROSS JOIN counts_daily c
-        ON c.agent_key = a.agent_key AND c.day >= ?1 AND c.day <= ?2) p
+  FROM (SELECT DISTINCT agent_key, host FROM (${KEPT}) WHERE t <= ?3) p
   CROSS JOIN (SELECT 0 AS counted UNION ALL SELECT 1) k
-  CROSS JOIN events e ON e.agent_key = p.agent_key AND e.host = p.host AND e.counted = k.counted AND e.time < ?2
-  LIMIT ?3)`
+  CROSS JOIN events e ON e.agent_key = p.agent_key AND e.host = p.host AND e.counted = k.counted AND e.time < ?3
+  LIMIT ?4)`
 
 const byAgent = (table: string, time: string, key: string) => `DELETE FROM ${table} WHERE (${key}) IN (
   SELECT ${key.split(', ').map((c) => `t.${c}`).join(', ')} FROM agents a CROSS JOIN ${table} t ON t.agent_key = a.agent_key AND t.${time} < ?1 LIMIT ?2)`
@@ -81,16 +89,16 @@ const DELETE_PATHS = `DELETE FROM paths_daily WHERE (class, day, host, agent_key
 const ALL_CLASSES = JSON.stringify(['allowed', 'afterFetch', 'staleCopy', 'neverFetched', 'grace', 'newHost', 'spoofed', 'unknown', 'unclassified'])
 
 /** The time from which at most `cap` raw rows remain, from the counters' own tally of rows kept. */
-async function budgetCutoff(db: D1Database, from: number, cap: number): Promise<number> {
-  const days = (await db.prepare(`SELECT c.day AS t, sum(c.sampled) AS n FROM agents a CROSS JOIN counts_daily c
-      ON c.agent_key = a.agent_key AND c.day >= ?1 GROUP BY c.day ORDER BY c.day DESC`).bind(dayOf(from)).all<{ t: number; n: number }>()).results
+async function budgetCutoff(db: D1Database, from: number, rolledHour: number, cap: number): Promise<number> {
+  const days = (await db.prepare(`SELECT (t / 86400000) * 86400000 AS t, sum(n) AS n FROM (${KEPT}) GROUP BY 1 ORDER BY 1 DESC`)
+    .bind(dayOf(from), rolledHour).all<{ t: number; n: number }>()).results
   let kept = 0
   for (const day of days) {
     if (kept + day.n <= cap) {
       kept += day.n
       continue
     }
-    // The cap falls inside this day: find the hour.
+    // The cap falls inside this day: find the hour (hourly counters are kept for days still within the window).
     const hours = (await db.prepare(`SELECT c.hour AS t, sum(c.sampled) AS n FROM agents a CROSS JOIN counts_hourly c
         ON c.agent_key = a.agent_key AND c.hour >= ?1 AND c.hour < ?2 GROUP BY c.hour ORDER BY c.hour DESC`).bind(day.t, day.t + DAY_MS).all<{ t: number; n: number }>()).results
     for (const hour of hours) {
@@ -120,16 +128,20 @@ function writeState(db: D1Database, name: string, value: number): Promise<unknow
 export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<PruneResult> {
   const max = Math.max(1, Math.trunc(opts.maxDeletes ?? 100_000))
   const ageCutoff = opts.now - (opts.rawRetentionDays ?? 30) * DAY_MS
-  const hourlyCutoff = opts.now - (opts.hourlyRetentionDays ?? 90) * DAY_MS
+  // Hourly counters are kept until rolled up (src/storage/rollup.ts), whatever their age.
+  const rolledHour = (await readState(db, 'rolled_hour')) ?? 0
+  const hourlyCutoff = Math.min(rolledHour, opts.now - (opts.hourlyRetentionDays ?? 90) * DAY_MS)
   const rollupCutoff = dayOf(opts.now - (opts.rollupRetentionDays ?? 400) * DAY_MS)
   const rawFrom = (await readState(db, 'raw_since')) ?? 0
   const cap = Math.max(0, Math.trunc(opts.maxRawEvents ?? 1_000_000))
-  const cutoff = Math.max(ageCutoff, await budgetCutoff(db, Math.max(rawFrom, ageCutoff), cap))
+  const cutoff = Math.max(ageCutoff, await budgetCutoff(db, Math.max(rawFrom, ageCutoff), rolledHour, cap))
   // Claimed before deleting: every raw row from `cutoff` on is still there.
   await writeState(db, 'raw_since', cutoff)
-  const from = dayOf(rawFrom)
-  const expired = await deleteChunks(db, DELETE_RAW, [from, ageCutoff], max)
-  const thinned = cutoff > ageCutoff ? await deleteChunks(db, DELETE_RAW, [from, cutoff], max) : { deleted: 0, complete: true }
+  // Rows older than `raw_pruned` are all gone: the search for more starts there.
+  const from = dayOf((await readState(db, 'raw_pruned')) ?? 0)
+  const expired = await deleteChunks(db, DELETE_RAW, [from, rolledHour, ageCutoff], max)
+  const thinned = cutoff > ageCutoff && expired.complete ? await deleteChunks(db, DELETE_RAW, [from, rolledHour, cutoff], max) : { deleted: 0, complete: expired.complete }
+  if (expired.complete && thinned.complete) await writeState(db, 'raw_pruned', cutoff)
   const rollups = [
     await deleteChunks(db, DELETE_COUNTS_HOURLY, [hourlyCutoff], max),
     await deleteChunks(db, DELETE_TIMELINE, [hourlyCutoff], max),

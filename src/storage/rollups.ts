@@ -20,12 +20,12 @@ const MAX_USER_AGENT = 512
  */
 export const SAMPLE_BUDGET = 200
 /**
- * Distinct paths with a row of their own in paths_daily, per day, host,
- * agent, verification and class: allowed requests (for replaying a changed
- * policy) and every other class (the most violated paths). Further paths are
- * added up under path ''.
+ * Distinct paths of disallowed requests with a row of their own in
+ * paths_daily, per day, host, agent, verification and class; further paths
+ * are added up under path ''. Enough for the most violated paths and each
+ * agent's examples, and a bound on what a report reads.
  */
-export const PATH_CAP = { allowed: 500, other: 100 } as const
+export const PATH_CAP = 100
 
 /**
  * How the ledger and the report name an agent: its registry id when it has

@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { toDataPoint, writeToAnalyticsEngine } from '../../src/storage/analytics-engine.ts'
-import { recordRobotsVersion, writeEvents } from '../../src/storage/ledger.ts'
+import { recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/storage/ledger.ts'
 import { PATH_CAP } from '../../src/storage/rollups.ts'
 import { DAY, HOUR, MINUTE, T0, fetched, googlebot, googlebotImage, gptbot, judged, scraper } from '../report/fixtures.ts'
 import { clearLedger } from './ledger-tables.ts'
@@ -77,17 +77,15 @@ describe('writeEvents: counters', () => {
       { agent_key: 'googlebot', hour: T0, verification: 'verified', class: 'robotsTxt', requests: 2, blocked: 0, sampled: 2, first_time: T0, last_time: T0 + 20 * MINUTE },
       { agent_key: 'gptbot', hour: T0 + HOUR, verification: 'verified', class: 'allowed', requests: 1, blocked: 0, sampled: 1, first_time: T0 + HOUR + MINUTE, last_time: T0 + HOUR + MINUTE },
     ])
-    expect(await count('SELECT sum(requests) AS n FROM counts_daily')).toBe(8)
     expect(await count('SELECT count(*) AS n FROM events')).toBe(8)
     expect((await db.prepare('SELECT * FROM robots_fetches').all()).results).toEqual([
       { host: 'example.com', agent_key: 'googlebot', robots_version: 'v1', operator: 'Google', first_fetch: T0, last_fetch: T0 + 20 * MINUTE, fetches: 2 },
     ])
-    // Counted violations by rule, paths by class, and the crawlers' timeline.
+    // Counted violations by rule, and disallowed requests by path (each class's group row counts its paths).
     expect(await count("SELECT violations AS n FROM rules_daily WHERE rule_line = 2")).toBe(3)
-    expect(await count("SELECT count(*) AS n FROM paths_daily WHERE class = 'afterFetch'")).toBe(3)
-    expect((await db.prepare('SELECT hour, requests, violations FROM timeline_hourly ORDER BY hour').all()).results).toEqual([
-      { hour: T0, requests: 4, violations: 3 }, { hour: T0 + HOUR, requests: 1, violations: 0 },
-    ])
+    expect(await count("SELECT count(*) AS n FROM paths_daily WHERE class = 'afterFetch' AND path <> ''")).toBe(3)
+    expect(await count("SELECT paths AS n FROM paths_daily WHERE class = 'afterFetch' AND path = ''")).toBe(3)
+    expect(await count("SELECT count(*) AS n FROM paths_daily WHERE class = 'allowed'")).toBe(0)
     expect((await db.prepare("SELECT agent_key, kind, operator, category, first_seen FROM agents ORDER BY agent_key").all()).results).toEqual([
       { agent_key: 'googlebot', kind: 'bot', operator: 'Google', category: 'Search Engine Crawler', first_seen: T0 },
       { agent_key: 'gptbot', kind: 'bot', operator: 'OpenAI', category: 'AI Crawler', first_seen: T0 + HOUR + MINUTE },
@@ -190,11 +188,12 @@ describe('writeEvents: sampling and caps', () => {
       { hour: T0, class: 'neverFetched', requests: 3, sampled: 3 },
       { hour: T0 + 2 * HOUR, class: 'allowed', requests: 5, sampled: 5 },
     ])
+    await rollUpLedger(db, { now: T0 + DAY })
     expect(await count("SELECT sampled AS n FROM counts_daily WHERE class = 'allowed'")).toBe(15)
   })
 
   it('gives the first paths of a day their own row and adds up the rest under path ""', async () => {
-    const cap = PATH_CAP.other
+    const cap = PATH_CAP
     const events = Array.from({ length: cap + 30 }, (_, i) => judged({ time: T0 + i, path: `/admin/${i}`, allowed: false, agent: scraper }))
     await writeEvents(db, events.slice(0, 60))
     await writeEvents(db, events.slice(60))
@@ -203,6 +202,28 @@ describe('writeEvents: sampling and caps', () => {
     expect(await count("SELECT requests AS n FROM paths_daily WHERE path = ''")).toBe(30)
     expect(await count("SELECT requests AS n FROM paths_daily WHERE path = '/admin/0'")).toBe(2)
     expect(await count('SELECT sum(requests) AS n FROM paths_daily')).toBe(cap + 31)
+  })
+})
+
+describe('rollUpLedger', () => {
+  it('adds up the hours that ended over an hour ago into days and the timeline, once; a late request goes there directly', async () => {
+    await writeEvents(db, [
+      judged({ time: T0 }), judged({ time: T0 + HOUR, allowed: false, path: '/admin/x' }), judged({ time: T0 + 2 * HOUR }),
+      judged({ time: T0 + 3 * HOUR, verification: 'spoofed' }), judged({ time: T0 + 3 * HOUR, agent: { tokens: ['curl'], kind: 'tool', obeysRobotsTxt: false } }),
+    ])
+    // At T0 + 3 h 30 min, hours T0 and T0 + 1 h ended over an hour ago.
+    expect(await rollUpLedger(db, { now: T0 + 3.5 * HOUR })).toEqual({ rolledHour: T0 + 2 * HOUR, hours: 2 })
+    expect(await count('SELECT sum(requests) AS n FROM counts_daily')).toBe(2)
+    expect(await rollUpLedger(db, { now: T0 + 3.5 * HOUR })).toEqual({ rolledHour: T0 + 2 * HOUR, hours: 0 })
+    await writeEvents(db, [judged({ time: T0 + 30 * 60_000 })])
+    expect(await count('SELECT sum(requests) AS n FROM counts_daily')).toBe(3)
+    expect(await rollUpLedger(db, { now: T0 + DAY, maxHours: 1 })).toEqual({ rolledHour: T0 + 3 * HOUR, hours: 1 })
+    await rollUpLedger(db, { now: T0 + DAY })
+    expect(await count('SELECT sum(requests) AS n FROM counts_daily')).toBe(6)
+    // The timeline: crawlers' genuine requests only (the spoofed claim and the tool left out).
+    expect((await db.prepare('SELECT hour, requests, violations FROM timeline_hourly ORDER BY hour').all()).results).toEqual([
+      { hour: T0, requests: 2, violations: 0 }, { hour: T0 + HOUR, requests: 1, violations: 1 }, { hour: T0 + 2 * HOUR, requests: 1, violations: 0 },
+    ])
   })
 })
 

@@ -4,6 +4,7 @@ import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createRecorder } from '../../src/storage/recorder.ts'
 import { T0, judged } from '../report/fixtures.ts'
+import { clearLedger } from './ledger-tables.ts'
 
 const db = env.DB
 
@@ -11,9 +12,7 @@ async function count(sql: string, ...params: unknown[]): Promise<number> {
   return (await db.prepare(sql).bind(...params).first<number>('n')) ?? -1
 }
 
-beforeEach(async () => {
-  await db.batch(['events', 'agent_hourly', 'robots_fetches', 'robots_versions'].map((t) => db.prepare(`DELETE FROM ${t}`)))
-})
+beforeEach(() => clearLedger(db))
 
 /** env.DB with its batch calls counted. */
 function countingDb() {
@@ -62,7 +61,7 @@ describe('createRecorder', () => {
     await Promise.all(flushes)
     expect(await count('SELECT count(*) AS n FROM events')).toBe(137)
     expect(await count('SELECT count(DISTINCT path) AS n FROM events')).toBe(137)
-    expect(await count('SELECT requests AS n FROM agent_hourly')).toBe(137)
+    expect(await count('SELECT requests AS n FROM counts_hourly')).toBe(137)
     expect(recorder.stats).toMatchObject({ recorded: 137, written: 137, failures: 0, dropped: 0, buffered: 0 })
     // Twenty flushes, but writes never overlap: calls that arrive mid-write share the next batch.
     expect(calls.batch).toBeLessThan(flushes.length)

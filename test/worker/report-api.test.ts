@@ -12,6 +12,7 @@ import { escapeHtml } from '../../src/report/dashboard/shell.ts'
 import { MAX_AGENTS, parseTime, reportRoutes } from '../../src/report/routes.ts'
 import { writeEvents } from '../../src/storage/ledger.ts'
 import { ccbot, googlebot, gptbot, HOUR, judged, fetched, DAY } from '../report/fixtures.ts'
+import { clearLedger } from './ledger-tables.ts'
 
 const TOKEN = 'test-admin-token'
 const BEARER = { Authorization: `Bearer ${TOKEN}` }
@@ -28,7 +29,7 @@ let now = 0
 
 beforeEach(async () => {
   const db = env.DB
-  await db.batch(['events', 'agent_hourly', 'robots_fetches', 'robots_versions'].map((t) => db.prepare(`DELETE FROM ${t}`)))
+  await clearLedger(db)
   now = Date.now()
   const at = (hoursAgo: number, overrides: Partial<JudgedRequest>) => judged({ time: now - hoursAgo * HOUR, ...overrides })
   await writeEvents(db, [
@@ -170,9 +171,9 @@ describe('GET /_robots/api/report', () => {
   it('lists at most MAX_AGENTS agents, says how many it left out, and keeps them all in the CSV', async () => {
     const invented = Array.from({ length: MAX_AGENTS + 1 }, (_, i) => judged({ time: now - HOUR, agent: { tokens: [`made-up-${i}`], kind: 'bot', obeysRobotsTxt: true } }))
     await writeEvents(env.DB, invented)
-    const report = (await (await api('/report')).json()) as { agents: unknown[]; omitted: { agents: number; spoofed: number }; totals: { agents: number } }
+    const report = (await (await api('/report')).json()) as { agents: unknown[]; omitted: Record<string, number>; totals: { agents: number } }
     expect(report.agents).toHaveLength(MAX_AGENTS)
-    expect(report.omitted).toEqual({ agents: 6, spoofed: 0 })
+    expect(report.omitted).toEqual({ agents: 6, spoofed: 0, tools: 0, unchecked: 0 })
     expect(report.totals.agents).toBe(MAX_AGENTS + 6)
     const csv = await (await api('/report.csv')).text()
     expect(csv.split('\r\n').filter((l) => l.startsWith('agent,'))).toHaveLength(MAX_AGENTS + 6)
