@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { table } from './harness.ts'
-import { buildBench, runSize, type SizeResult } from './ledger/run.ts'
+import { buildBench, runSize, type Bench, type SizeResult } from './ledger/run.ts'
 
 /** The first wave's ledger (raw events, report capped at 20,000 violation groups). */
 const BASELINE_REF = 'cae20be'
@@ -58,7 +58,7 @@ const rows: string[][] = [[
 try {
   console.log(`robots-edge ledger bench, node ${process.version}, ${new Date().toISOString()}, batches of ${batch}`)
   const current = await buildBench(work, null)
-  let baseline: string | null = null
+  let baseline: Bench | null = null
   if (baselineSizes.length > 0) {
     try {
       baseline = await buildBench(work, BASELINE_REF)
