@@ -8,8 +8,9 @@
 import { CLASS_SQL, COUNTED_SQL } from './classes.ts'
 import { EVENT_COLUMNS } from './rollups.ts'
 
-const RAW_FIELDS = `SELECT key AS i, value ->> '$.id' AS id, value ->> '$.known' AS known, value ->> '$.prev_allowed' AS prev_allowed,
-  ${EVENT_COLUMNS.map((c) => `value ->> '$.${c}' AS ${c}`).join(', ')} FROM json_each(?1)`
+/** The raw row's fields in the order rawRow (src/storage/ledger.ts) binds them: arrays parse faster than objects. */
+export const RAW_ORDER = ['id', 'known', 'prev_allowed', ...EVENT_COLUMNS] as const
+const RAW_FIELDS = `SELECT key AS i, ${RAW_ORDER.map((c, n) => `value ->> ${n} AS ${c}`).join(', ')} FROM json_each(?1)`
 
 const FACT_FIELDS = `SELECT key AS i, value ->> '$.a' AS agent_key, value ->> '$.o' AS operator, value ->> '$.h' AS host,
   value ->> '$.v' AS verification, value ->> '$.r' AS robots_version, value ->> '$.t' AS time, value ->> '$.c' AS known,
@@ -91,12 +92,14 @@ export const UPSERT_LATE_TIMELINE = `INSERT INTO timeline_hourly (hour, host, ca
   GROUP BY c.hour, c.host, coalesce(a.category, '')
   ON CONFLICT (hour, host, category) DO UPDATE SET requests = requests + excluded.requests, violations = violations + excluded.violations`
 
+/** Returns the keys whose sampling budget is spent, so the isolate stops sending their raw rows this hour. */
 export const UPSERT_COUNTS_HOURLY = `INSERT INTO counts_hourly (agent_key, hour, host, verification, class, requests, blocked, sampled, first_time, last_time)
   SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ?2), min(time), max(time)
   FROM (${FACTS}) WHERE true GROUP BY agent_key, hour, host, verification, cls
   ON CONFLICT (agent_key, hour, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
     blocked = blocked + excluded.blocked, sampled = min(?2, sampled + excluded.sampled),
-    first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)`
+    first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)
+  RETURNING CASE WHEN sampled >= ?2 THEN agent_key || char(10) || hour || char(10) || host || char(10) || verification || char(10) || class END AS spent`
 
 /** The disallowed requests' facts (allowed ones and fetches are not counted per path), classified. */
 const DISALLOWED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.q' = 1 AND coalesce(value ->> '$.c', '') <> 'allowed'`)

@@ -8,11 +8,11 @@ import type { JudgedRequest } from '../events.ts'
 import { writeToAnalyticsEngine } from './analytics-engine.ts'
 import type { RequestClass } from './classes.ts'
 import {
-  INSERT_GROUPS, INSERT_RAW, SELECT_CLASSES, TOUCH_VERSIONS, UPSERT_AGENTS, UPSERT_COUNTS_HOURLY, UPSERT_FETCHES,
+  INSERT_GROUPS, INSERT_RAW, RAW_ORDER, SELECT_CLASSES, TOUCH_VERSIONS, UPSERT_AGENTS, UPSERT_COUNTS_HOURLY, UPSERT_FETCHES,
   UPSERT_LATE_DAILY, UPSERT_LATE_TIMELINE, UPSERT_PATHS, UPSERT_RULES,
 } from './ledger-sql.ts'
 import {
-  agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, toEventRow, toFact, versionDaysOf,
+  agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, toEventRow, toFact, versionDaysOf,
 } from './rollups.ts'
 import { previousAllowed } from './versions.ts'
 
@@ -43,9 +43,28 @@ function randomId(): number {
   return Math.floor(Math.random() * 2 ** 52)
 }
 
+/**
+ * Per isolate: the counter keys (agent, hour, host, verification, class)
+ * whose sampling budget D1 said was spent. Their raw rows would be turned
+ * away, so they are not sent at all; D1 still decides, this only saves the
+ * bytes. Bounded, and only this hour's and the last's are kept.
+ */
+const spent = new Set<string>()
+const MAX_SPENT = 20_000
+
+function noteSpent(keys: readonly (string | null)[], budget: number): void {
+  for (const key of keys) {
+    if (key === null) continue
+    if (spent.size >= MAX_SPENT) spent.clear()
+    spent.add(`${budget}\n${key}`)
+  }
+}
+
+const spentKey = (e: JudgedRequest, cls: string, budget: number) => `${budget}\n${agentKey(e.agent)}\n${hourOf(e.time)}\n${e.host}\n${e.verification}\n${cls}`
+
 /** The statements for one chunk, and its facts (bound again to read back the classes SQL decided). */
-function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budget: number): { statements: D1PreparedStatement[]; facts: string } {
-  const raws: object[] = []
+function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budget: number): { statements: D1PreparedStatement[]; facts: string; hourly: number } {
+  const raws: unknown[][] = []
   const factRows: object[] = []
   let unsettled = false
   let disallowed = false
@@ -61,31 +80,33 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
     const fact = base.c === null ? toFact(e, previousAllowed(e)) : base
     unsettled ||= fact.c === null
     factRows.push(fact)
-    raws.push({ ...toEventRow(e), id: randomId(), known: fact.c, prev_allowed: fact.p })
+    if (fact.c !== null && spent.has(spentKey(e, fact.c, budget))) continue
+    const row: Record<string, unknown> = { ...toEventRow(e), id: randomId(), known: fact.c, prev_allowed: fact.p }
+    raws.push(RAW_ORDER.map((c) => row[c]))
   }
   const facts = JSON.stringify(factRows)
-  const statements = [
-    db.prepare(TOUCH_VERSIONS).bind(JSON.stringify(versionDaysOf(events))),
-    db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget),
-  ]
+  const statements = [db.prepare(TOUCH_VERSIONS).bind(JSON.stringify(versionDaysOf(events)))]
+  if (raws.length > 0) statements.push(db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget))
   // Late requests first: their daily share of samples is read from counts_hourly as it was.
   if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
-  statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget))
+  const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget)) - 1
   if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(facts, PATH_CAP))
   if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(facts))
   const groups = groupsOf(events)
   if (groups.length > 0) statements.push(db.prepare(INSERT_GROUPS).bind(JSON.stringify(groups)))
-  return { statements, facts }
+  return { statements, facts, hourly }
 }
 
 /**
  * Writes `events` in ONE `db.batch` (one transaction): who fetched which
  * robots.txt version first, then per request its class (src/storage/classes.ts),
- * its raw row within the sampling budget, and the exact counters per hour and
- * day, path, rule and timeline. Rejects when D1 does; the recorder counts it.
- * The Analytics Engine points, when asked for, are written after D1 commits,
- * with the classes D1 gave.
+ * its raw row within the sampling budget, and the exact counters per hour,
+ * path and rule (the cron rolls hours up into days, src/storage/rollup.ts).
+ * Rejects when D1 does; the recorder counts it. The Analytics Engine points,
+ * when asked for, are written after D1 commits, with the classes D1 gave.
  *
+ * @example
+ * await writeEvents(env.DB, events, { analytics: env.ROBOTS_AE })
  * @returns the number of events written.
  */
 export async function writeEvents(db: D1Database, events: readonly JudgedRequest[], opts: WriteEventsOptions = {}): Promise<number> {
@@ -99,12 +120,15 @@ export async function writeEvents(db: D1Database, events: readonly JudgedRequest
   const chunks: (readonly JudgedRequest[])[] = []
   for (let i = 0; i < events.length; i += EVENTS_PER_CHUNK) chunks.push(events.slice(i, i + EVENTS_PER_CHUNK))
   const classQueries: D1PreparedStatement[] = []
+  const hourly: number[] = []
   for (const chunk of chunks) {
     const prepared = chunkStatements(db, chunk, budget)
+    hourly.push(statements.length + prepared.hourly)
     statements.push(...prepared.statements)
     if (opts.analytics) classQueries.push(db.prepare(SELECT_CLASSES).bind(prepared.facts))
   }
   const results = await db.batch([...statements, ...classQueries])
+  for (const k of hourly) noteSpent(((results[k]?.results ?? []) as { spent: string | null }[]).map((r) => r.spent), budget)
   if (opts.analytics) {
     const decided = results.slice(statements.length).map((r) => new Map((r.results as { i: number; cls: RequestClass }[]).map((row) => [row.i, row.cls])))
     const classes = chunks.flatMap((chunk, k) => chunk.map((e, i) => decided[k]?.get(i) ?? toFact(e, null).c ?? 'unclassified'))

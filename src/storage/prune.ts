@@ -123,7 +123,10 @@ function writeState(db: D1Database, name: string, value: number): Promise<unknow
  * Deletes raw rows older than the window, then the oldest hours beyond the
  * budget, then counters past their retention, then robots.txt versions no
  * counter has used within it (never a host's newest) and hosts left without
- * any. Run it from the cron trigger.
+ * any. Run it from the cron trigger, after rollUpLedger.
+ *
+ * @example
+ * await pruneLedger(env.DB, { now: Date.now(), rawRetentionDays: 14 })
  */
 export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<PruneResult> {
   const max = Math.max(1, Math.trunc(opts.maxDeletes ?? 100_000))

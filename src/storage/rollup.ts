@@ -47,6 +47,9 @@ const ROLL_TIMELINE = `INSERT INTO timeline_hourly (hour, host, category, reques
 /**
  * Rolls up the hours that ended over an hour ago and are not rolled up yet,
  * in one transaction. Run it from the cron trigger, before pruning.
+ *
+ * @example
+ * await rollUpLedger(env.DB, { now: Date.now() })
  */
 export async function rollUpLedger(db: D1Database, opts: RollUpOptions): Promise<RollUpResult> {
   const maxHours = Math.max(1, Math.trunc(opts.maxHours ?? 168))
