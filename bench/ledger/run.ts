@@ -46,6 +46,8 @@ interface Timed { ms: number; rowsRead: number }
 export interface SizeResult {
   writeRate: number
   rowsWrittenPerEvent: number
+  /** Rows D1 read while writing (classification, sampling and upserts), per event. */
+  writeRowsReadPerEvent: number
   bytesPerEvent: number
   report24h: Timed
   report7d: Timed
@@ -85,6 +87,7 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
     await call(`/setup?total=${total}`)
     let written = 0
     let rowsWritten = 0
+    let writeRowsRead = 0
     let size = 0
     let writeMs = 0
     process.stdout.write(`${opts.baseline ? 'first version' : 'robots-edge'}, ${total.toLocaleString('en-US')} events: writing`)
@@ -92,6 +95,7 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
       const { body, ms } = await call(`/seed?count=${Math.min(25_000, total - written)}&batch=${batch}`)
       written += Number(body.written)
       rowsWritten += Number(body.rowsWritten)
+      writeRowsRead += Number(body.rowsRead)
       size = Number(body.sizeAfter) || size
       writeMs += ms
       process.stdout.write('.')
@@ -126,7 +130,7 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
       return { key: key.replace('\n', ': '), seeded, counted, verdict: a?.verdict ?? '(missing)', expected, verdictOk: a?.verdict === expected }
     })
     return {
-      writeRate: total / (writeMs / 1000), rowsWrittenPerEvent: rowsWritten / total, bytesPerEvent: size / total,
+      writeRate: total / (writeMs / 1000), rowsWrittenPerEvent: rowsWritten / total, writeRowsReadPerEvent: writeRowsRead / total, bytesPerEvent: size / total,
       report24h: day, report7d: week, drill, drillOtherHost: other, cron: { ms: cron.ms, rowsRead: Number(cron.body.rowsRead) },
       coverage: report.coverage?.summary ?? '(not stated)', checks,
     }
