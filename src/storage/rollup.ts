@@ -13,7 +13,7 @@ import { HOUR_MS, hourOf } from './rollups.ts'
 export interface RollUpOptions {
   /** The current time, ms. */
   now: number
-  /** Most hours rolled up in one run; the next run goes on. Default 168 (a week). */
+  /** Most hours in one span of a run (a run rolls up to 8 spans, skipping hours with nothing counted); the next run goes on. Default 168 (a week). */
   maxHours?: number
 }
 
@@ -25,7 +25,10 @@ export interface RollUpResult {
   readonly hours: number
 }
 
-const FIRST_HOUR = `SELECT min((SELECT min(c.hour) FROM counts_hourly c WHERE c.agent_key = a.agent_key)) AS hour FROM agents a`
+/** The first counted hour from ?1 on: a seek per agent. */
+const NEXT_HOUR = `SELECT min((SELECT min(c.hour) FROM counts_hourly c WHERE c.agent_key = a.agent_key AND c.hour >= ?1)) AS hour FROM agents a`
+
+const SPANS_PER_RUN = 8
 
 const HOURS = `FROM agents a CROSS JOIN counts_hourly c ON c.agent_key = a.agent_key AND c.hour >= ?1 AND c.hour < ?2`
 
@@ -53,15 +56,22 @@ const ROLL_TIMELINE = `INSERT INTO timeline_hourly (hour, host, category, reques
  */
 export async function rollUpLedger(db: D1Database, opts: RollUpOptions): Promise<RollUpResult> {
   const maxHours = Math.max(1, Math.trunc(opts.maxHours ?? 168))
-  const state = await db.prepare("SELECT value FROM ledger_state WHERE name = 'rolled_hour'").first<number>('value')
-  const from = state ?? (await db.prepare(FIRST_HOUR).first<number>('hour'))
-  if (from === null || from === undefined) return { rolledHour: 0, hours: 0 }
-  const until = Math.min(hourOf(opts.now) - HOUR_MS, from + maxHours * HOUR_MS)
-  if (until <= from) return { rolledHour: from, hours: 0 }
-  await db.batch([
-    db.prepare(ROLL_DAILY).bind(from, until),
-    db.prepare(ROLL_TIMELINE).bind(from, until),
-    db.prepare(`INSERT INTO ledger_state (name, value) VALUES ('rolled_hour', ?1) ON CONFLICT (name) DO UPDATE SET value = excluded.value`).bind(until),
-  ])
-  return { rolledHour: until, hours: (until - from) / HOUR_MS }
+  const due = hourOf(opts.now) - HOUR_MS
+  let rolled = (await db.prepare("SELECT value FROM ledger_state WHERE name = 'rolled_hour'").first<number>('value')) ?? 0
+  let hours = 0
+  // A few spans per run, each up to maxHours; hours with nothing counted are
+  // skipped, so a long quiet stretch costs one seek.
+  for (let span = 0; span < SPANS_PER_RUN && rolled < due; span++) {
+    const next = await db.prepare(NEXT_HOUR).bind(rolled).first<number>('hour')
+    const from = next === null || next === undefined ? due : Math.max(rolled, Math.min(next, due))
+    const until = Math.min(due, from + maxHours * HOUR_MS)
+    await db.batch([
+      db.prepare(ROLL_DAILY).bind(from, until),
+      db.prepare(ROLL_TIMELINE).bind(from, until),
+      db.prepare(`INSERT INTO ledger_state (name, value) VALUES ('rolled_hour', ?1) ON CONFLICT (name) DO UPDATE SET value = excluded.value`).bind(until),
+    ])
+    hours += (until - from) / HOUR_MS
+    rolled = until
+  }
+  return { rolledHour: rolled, hours }
 }

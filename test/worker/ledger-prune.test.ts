@@ -2,10 +2,11 @@
 // by budget, counters after their own retention, unused robots.txt versions,
 // and a bound on each run's work.
 import { env } from 'cloudflare:test'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { getReport } from '../../src/report/queries.ts'
 import { pruneLedger, recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/storage/ledger.ts'
 import { DAY, HOUR, T0, googlebot, gptbot, judged } from '../report/fixtures.ts'
+import { createWiring } from '../../src/wiring.ts'
 import { clearLedger } from './ledger-tables.ts'
 
 const db = env.DB
@@ -77,5 +78,24 @@ describe('pruneLedger', () => {
     expect(await pruneLedger(db, { now, maxDeletes: 12 })).toMatchObject({ expired: 12, complete: false })
     expect(await pruneLedger(db, { now, maxDeletes: 12 })).toMatchObject({ expired: 6, complete: true })
     expect(await count('SELECT count(*) AS n FROM events')).toBe(0)
+  })
+})
+
+describe('the cron', () => {
+  it('rolls the hourly counters up, then prunes, and logs what it did', async () => {
+    await writeEvents(db, [judged({ time: now - 40 * DAY }), judged({ time: now - 2 * DAY }), judged({ time: now - 3 * HOUR })])
+    // The operators' IP-range lists are fetched too: answered here, offline.
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('not here', { status: 404 }))
+    const logSpy = vi.spyOn(console, 'log').mockImplementation(() => {})
+    try {
+      await createWiring().scheduled(env, now)
+      const line = JSON.parse(String(logSpy.mock.calls.find((c) => String(c[0]).includes('"robotsEdge":"cron"'))?.[0]))
+      expect(line.prune).toMatchObject({ rollUp: { rolledHour: now - HOUR }, expired: 1, complete: true })
+      expect(await count('SELECT sum(requests) AS n FROM counts_daily')).toBe(3)
+      expect(await count('SELECT count(*) AS n FROM events')).toBe(2)
+    } finally {
+      fetchSpy.mockRestore()
+      logSpy.mockRestore()
+    }
   })
 })

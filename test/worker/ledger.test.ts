@@ -217,8 +217,9 @@ describe('rollUpLedger', () => {
     expect(await rollUpLedger(db, { now: T0 + 3.5 * HOUR })).toEqual({ rolledHour: T0 + 2 * HOUR, hours: 0 })
     await writeEvents(db, [judged({ time: T0 + 30 * 60_000 })])
     expect(await count('SELECT sum(requests) AS n FROM counts_daily')).toBe(3)
-    expect(await rollUpLedger(db, { now: T0 + DAY, maxHours: 1 })).toEqual({ rolledHour: T0 + 3 * HOUR, hours: 1 })
-    await rollUpLedger(db, { now: T0 + DAY })
+    // Spans of at most an hour, hours with nothing counted skipped: up to the hour before the last.
+    expect(await rollUpLedger(db, { now: T0 + DAY, maxHours: 1 })).toEqual({ rolledHour: T0 + 23 * HOUR, hours: 2 })
+    expect(await rollUpLedger(db, { now: T0 + DAY })).toEqual({ rolledHour: T0 + 23 * HOUR, hours: 0 })
     expect(await count('SELECT sum(requests) AS n FROM counts_daily')).toBe(6)
     // The timeline: crawlers' genuine requests only (the spoofed claim and the tool left out).
     expect((await db.prepare('SELECT hour, requests, violations FROM timeline_hourly ORDER BY hour').all()).results).toEqual([
