@@ -101,10 +101,14 @@ export interface GetReportOptions {
 /** Texts of the versions whose groups applied (GROUPS_SQL), for the "nothing to ignore" check. */
 const TEXTS_SQL = `SELECT hash, min(text) AS text FROM robots_versions WHERE hash IN (SELECT robotsVersion FROM (${GROUPS_SQL})) GROUP BY hash`
 
-/** The ledger's own state, as the last report in this isolate read it: it moves on once an hour (the cron). */
-let lastState: ReadonlyMap<string, number> = new Map()
-
-const STATE_KEYS = ['rolled_hour', 'hourly_since'] as const
+/**
+ * The ledger's own state, as the last report in this isolate read it: the
+ * cron moves it on once an hour. A plan made from an older `rolled_hour` is
+ * still exact (it reads hours the daily counters also hold, and not those
+ * days); one made from an older `hourly_since` could miss pruned hours, so a
+ * change of that one is read again.
+ */
+let lastState: ReadonlyMap<string, number> | undefined
 
 /** The whole report in one D1 batch, planned from `state`; the batch also reads the state, to check the plan. */
 async function readAll(db: D1Database, filter: ReportFilter, state: ReadonlyMap<string, number>, onMeta: (meta: D1Meta) => void) {
@@ -137,8 +141,8 @@ async function readAll(db: D1Database, filter: ReportFilter, state: ReadonlyMap<
  * The compliance report for a time range (issue 5 §2, issue 9): per agent a
  * verdict with its evidence, tools, spoofed and unchecked claims apart, the
  * most violated rules and paths, a timeline, and what the window covers.
- * One D1 batch, read in one transaction (two when the cron has moved the
- * ledger's state on since this isolate last looked).
+ * One D1 batch, read in one transaction (the first in an isolate reads the
+ * ledger's state before it).
  *
  * @example
  * const report = await getReport(env.DB, { since: Date.now() - 7 * 86_400_000, until: Date.now(), category: 'AI Crawler' })
@@ -146,8 +150,15 @@ async function readAll(db: D1Database, filter: ReportFilter, state: ReadonlyMap<
 export async function getReport(db: D1Database, filter: ReportFilter, opts: GetReportOptions = {}): Promise<Report> {
   filterParams(filter)
   const onMeta = opts.onMeta ?? (() => {})
+  if (lastState === undefined) {
+    const state = await db.prepare('SELECT name, value FROM ledger_state').all<{ name: string; value: number }>()
+    onMeta(state.meta)
+    lastState = new Map(state.results.map((r) => [r.name, r.value]))
+  }
   let read = await readAll(db, filter, lastState, onMeta)
-  if (STATE_KEYS.some((k) => read.fresh.get(k) !== lastState.get(k))) read = await readAll(db, filter, read.fresh, onMeta)
+  // `rolled_hour` only moves forward, unless the database was replaced: then the plan is made again too.
+  const stale = read.fresh.get('hourly_since') !== lastState.get('hourly_since') || (read.fresh.get('rolled_hour') ?? 0) < (lastState.get('rolled_hour') ?? 0)
+  if (stale) read = await readAll(db, filter, read.fresh, onMeta)
   lastState = read.fresh
   const { plan, fresh, agentRows, counts, bins, paths, rules, uses } = read
   const agents = agentRows.map(({ obeys, firstSeen: _firstSeen, ...a }): AgentInfo => ({ ...a, declaredObeys: obeys === null ? null : obeys === 1 }))
