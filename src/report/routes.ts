@@ -198,6 +198,14 @@ function failure(c: Context, error: unknown): Response {
   return c.json({ error: 'the ledger (D1) could not be read; see the Worker logs' }, 503)
 }
 
+/** A value the SQL API will not take is a 400; the API failing is a 502, logged. */
+function analyticsEngineFailure(c: Context, error: unknown): Response {
+  if (error instanceof AnalyticsEngineQueryError) return c.json({ error: error.message }, 400)
+  if (error instanceof BadParam) return failure(c, error)
+  console.error('robots-edge: Analytics Engine report failed', error)
+  return c.json({ error: 'the Analytics Engine SQL API could not be read' }, 502)
+}
+
 export interface ReportRoutesOptions {
   /** The admin token. Default: the `ROBOTS_ADMIN_TOKEN` secret. */
   token?: (c: Context<AppEnv>) => string | undefined
@@ -244,9 +252,12 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
       if (sourceOf(url) === 'd1') return c.json(capped(await getReport(c.env.DB, filter)))
       const source = analyticsEngineOf(c.env)
       if (!source) return c.json({ error: AE_MISSING, param: 'source' }, 400)
-      return c.json(capped(await getAnalyticsEngineJudgedReport(source, filter, { texts: textsFrom(c.env?.DB) })))
+      try {
+        return c.json(capped(await getAnalyticsEngineJudgedReport(source, filter, { texts: textsFrom(c.env?.DB) })))
+      } catch (error) {
+        return analyticsEngineFailure(c, error)
+      }
     } catch (error) {
-      if (error instanceof AnalyticsEngineQueryError) return c.json({ error: error.message }, 400)
       return failure(c, error)
     }
   })
@@ -259,10 +270,7 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
       const filter = reportFilterOf(new URL(c.req.url), now())
       return c.json(await getAnalyticsEngineReport(source, filter))
     } catch (error) {
-      if (error instanceof AnalyticsEngineQueryError) return c.json({ error: error.message }, 400)
-      if (error instanceof BadParam) return failure(c, error)
-      console.error('robots-edge: Analytics Engine report failed', error)
-      return c.json({ error: 'the Analytics Engine SQL API could not be read' }, 502)
+      return analyticsEngineFailure(c, error)
     }
   })
   app.get(`${api}/report.csv`, async (c) => {
