@@ -12,7 +12,7 @@ import {
   UPSERT_LATE_DAILY, UPSERT_LATE_TIMELINE, UPSERT_PATHS, UPSERT_RULES,
 } from './ledger-sql.ts'
 import {
-  agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, toEventRow, toFact, versionDaysOf,
+  agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, toEventRow, toFact, versionDaysOf, type Fact,
 } from './rollups.ts'
 import { previousAllowed } from './versions.ts'
 
@@ -65,7 +65,7 @@ const spentKey = (e: JudgedRequest, cls: string, budget: number) => `${budget}\n
 /** The statements for one chunk, and its facts (bound again to read back the classes SQL decided). */
 function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budget: number): { statements: D1PreparedStatement[]; facts: string; hourly: number } {
   const raws: unknown[][] = []
-  const factRows: object[] = []
+  const factRows: Fact[] = []
   let unsettled = false
   let disallowed = false
   // The cron rolls up only hours that ended over an hour ago: requests of the
@@ -85,13 +85,16 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
     raws.push(RAW_ORDER.map((c) => row[c]))
   }
   const facts = JSON.stringify(factRows)
+  // The per-path and per-rule statements read only the facts they count: fewer rows read.
+  const disallowedFacts = disallowed ? JSON.stringify(factRows.filter((f) => f.q === 1 && f.c !== 'allowed')) : '[]'
+  const unsettledFacts = unsettled ? JSON.stringify(factRows.filter((f) => f.c === null)) : '[]'
   const statements = [db.prepare(TOUCH_VERSIONS).bind(JSON.stringify(versionDaysOf(events)))]
   if (raws.length > 0) statements.push(db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget))
   // Late requests first: their daily share of samples is read from counts_hourly as it was.
   if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
   const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget)) - 1
-  if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(facts, PATH_CAP))
-  if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(facts))
+  if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
+  if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(unsettledFacts))
   const groups = groupsOf(events)
   if (groups.length > 0) statements.push(db.prepare(INSERT_GROUPS).bind(JSON.stringify(groups)))
   return { statements, facts, hourly }
