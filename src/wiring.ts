@@ -5,12 +5,11 @@ import { claimBySignature, verifySignedRequest } from './bots/web-bot-auth.ts'
 import type { Policy } from './config/index.ts'
 import type { JudgedRequest, SignatureEvidence, Verification } from './events.ts'
 import { verificationCoverage, type VerificationCoverage } from './guard/coverage.ts'
-import { writeToAnalyticsEngine } from './storage/analytics-engine.ts'
 import { createHostGate } from './storage/hosts.ts'
 import { createIpRangeLoader } from './storage/ip-range-loader.ts'
 import { refreshIpRanges } from './storage/ip-ranges.ts'
 import { createKeyDirectories } from './storage/key-directories.ts'
-import { pruneLedger } from './storage/ledger.ts'
+import { pruneLedger, rollUpLedger } from './storage/ledger.ts'
 import { collectStashedLosses, kvLossStash } from './storage/losses.ts'
 import { createRecorder, type Recorder } from './storage/recorder.ts'
 
@@ -41,13 +40,17 @@ export function createWiring(): Wiring {
   // What each request's signature showed, from verify() to record(), which sees the same request.
   const signatures = new WeakMap<Request, SignatureEvidence>()
 
+  let analytics: AnalyticsEngineDataset | undefined
   // The bindings are the isolate's; each request hands them over again.
   const recorderFor = (env: Env, policy: Policy): Recorder => {
     db = env.DB
+    analytics = env.ROBOTS_AE
     recorder ??= createRecorder(() => db!, {
       // Without a `hosts` list, every host a request names could add rows: the ledger stores a bounded number.
       ...(policy.config.hosts === undefined ? { hosts: createHostGate() } : {}),
       ...(env.ROBOTS_KV ? { stash: kvLossStash(env.ROBOTS_KV) } : {}),
+      // Analytics Engine points are written once D1 has classified the batch, with its classes.
+      analytics: () => analytics,
     })
     return recorder
   }
@@ -66,13 +69,6 @@ export function createWiring(): Wiring {
       // The report re-reads each version's text to judge rule changes.
       r.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time })
       r.record(event)
-      if (env.ROBOTS_AE) {
-        try {
-          writeToAnalyticsEngine(env.ROBOTS_AE, [event])
-        } catch (error) {
-          console.error('robots-edge: Analytics Engine write failed', error)
-        }
-      }
       await r.flush()
     },
 
@@ -102,9 +98,11 @@ export function createWiring(): Wiring {
     },
 
     async scheduled(env, now = Date.now()) {
+      // Roll the hourly counters up first: pruning keeps hourly rows until they are.
+      const ledger = async () => ({ rollUp: await rollUpLedger(env.DB, { now }), ...(await pruneLedger(env.DB, { now })) })
       const [refresh, prune, losses] = await Promise.allSettled([
         refreshIpRanges(env.ROBOTS_KV),
-        pruneLedger(env.DB, { now }),
+        ledger(),
         // Losses stashed in KV by isolates that stopped before D1 was back.
         collectStashedLosses(env.ROBOTS_KV, env.DB, now),
         // This isolate's own backlog, should D1 have come back while no request came.

@@ -23,13 +23,9 @@ export interface ReportOptions {
   readonly fetch?: typeof fetch | undefined
 }
 
-/** The API's document: the Report, each agent and spoofed claim with when it was last seen. */
-type Seen = { readonly lastSeen?: number | null }
-export type ReportDocument = Omit<Report, 'agents' | 'spoofed'> & {
-  readonly agents: readonly (AgentReport & Seen)[]
-  readonly spoofed: readonly (SpoofReport & Seen)[]
-  /** Agents and spoofed claims beyond the API's limit per document (the totals count them). */
-  readonly omitted?: { readonly agents: number; readonly spoofed: number }
+/** The API's document: the Report, each list cut at the API's limit (`omitted` says how many more; the totals count them). */
+export type ReportDocument = Report & {
+  readonly omitted?: Readonly<Record<'agents' | 'spoofed' | 'tools' | 'unchecked', number>>
   /** src/storage/losses.ts's StorageNotes, restated (a Workers module, see below): events not stored, and the cap on hosts once reached. */
   readonly losses?: readonly { readonly from: number; readonly to: number; readonly events: number }[]
   readonly hostCap?: { readonly limit: number; readonly stored: number; readonly reached: boolean } | null
@@ -149,39 +145,63 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
 }
 
 function verdictText(a: AgentReport, style: Style): string {
-  const paint = a.verdict === 'ignores robots.txt' ? style.red : a.verdict === 'complies' ? style.green : style.dim
+  const paint = a.verdict === 'ignores robots.txt' ? style.red : a.verdict === 'isolated violations' ? style.yellow : a.verdict === 'complies' ? style.green : style.dim
   return `${paint(a.verdict)}: ${a.reason}`
 }
 
-/** The report as text: totals, the per-agent table, spoofed claims, and the most violated rules with their lines. */
+/** The per-agent table with the verdict as a ragged last column. */
+function agentTable(list: readonly AgentReport[], style: Style, io: Io): void {
+  const header = ['Agent', 'Operator', 'Category', 'Requests', 'Violations', 'Rate', 'robots.txt', 'Last fetch', 'Verified', 'Last seen']
+  const rows = list.map((a) => {
+    const e = a.evidence
+    return [safe(a.agentKey), safe(a.operator), safe(a.category), num(e.requests), num(e.violations.counted), share(e.violations.counted, e.requests),
+      num(e.robotsFetches), when(e.lastRobotsFetch), share(e.verifiedShare, 1), when(a.lastSeen)]
+  })
+  const verdicts = list.map((a) => verdictText({ ...a, reason: safe(a.reason) }, style))
+  for (const line of table(header, rows, new Set([3, 4, 5, 6, 8]), style, { header: 'Verdict', cells: verdicts })) io.out(line)
+}
+
+/** Spoofed or unchecked claims: never counted against the agent they name. */
+function claimTable(title: string, list: readonly SpoofReport[], style: Style, io: Io): void {
+  if (list.length === 0) return
+  io.out('')
+  io.out(style.bold(title))
+  const rows = list.map((s) => [safe(s.agentKey), safe(s.operator), num(s.requests), num(s.violations), when(s.lastSeen), s.examplePaths.map(safe).join(' ')])
+  for (const line of table(['Claimed', 'Operator', 'Requests', 'Disallowed', 'Last seen', 'Example paths'], rows, new Set([2, 3]), style)) io.out(line)
+}
+
+/** The report as text: totals, what it covers, the per-agent table, tools, spoofed and unchecked claims, and the most violated rules with their lines. */
 export function printReport(doc: ReportDocument, source: string, io: Io): void {
   const style = styleFor(io)
   const t = doc.totals
-  io.out(`${style.bold('Crawler compliance')} · ${safe(source)} · ${when(doc.filter.since)} to ${when(doc.filter.until)} UTC`)
-  io.out(`${count(t.agents, 'agent')} · ${num(t.requests)} judged requests · ${count(t.violations, 'counted violation')} · ${t.ignoring} ignoring robots.txt · ${num(t.spoofedRequests)} spoofed requests`)
+  const estimates = doc.estimates ? ' · estimates from Analytics Engine' : ''
+  io.out(`${style.bold('Crawler compliance')} · ${safe(source)}${estimates} · ${when(doc.filter.since)} to ${when(doc.filter.until)} UTC`)
+  const more = [
+    (t.isolated ?? 0) > 0 ? `${num(t.isolated)} with isolated violations` : '',
+    (t.uncheckedRequests ?? 0) > 0 ? `${num(t.uncheckedRequests)} claims not checked` : '',
+    (t.tools?.requests ?? 0) > 0 ? `${num(t.tools.requests)} tool requests` : '',
+  ].filter(Boolean).map((part) => ` · ${part}`).join('')
+  io.out(`${count(t.agents, 'agent')} · ${num(t.requests)} judged requests · ${count(t.violations, 'counted violation')} · ${t.ignoring} ignoring robots.txt · ${num(t.spoofedRequests)} spoofed requests${more}`)
+  if (doc.coverage) io.out(style.dim(`Coverage: ${safe(doc.coverage.summary)}.`))
   if (t.truncated) io.out(style.yellow('More violations than one report reads: counts are lower bounds.'))
-  const omitted = (doc.omitted?.agents ?? 0) + (doc.omitted?.spoofed ?? 0)
-  if (omitted > 0) io.out(style.yellow(`${omitted} more agents and spoofed claims not listed (the lowest ranked; the CSV export has them all).`))
+  const omitted = Object.values(doc.omitted ?? {}).reduce((n, v) => n + v, 0)
+  if (omitted > 0) io.out(style.yellow(`${omitted} more agents and claims not listed (the lowest ranked; the CSV export has them all).`))
   for (const loss of doc.losses ?? []) io.out(style.yellow(`${num(loss.events)} events could not be stored between ${when(loss.from)} and ${when(loss.to)} UTC (D1 was unavailable; they are not in these counts).`))
   if (doc.hostCap) io.out(style.yellow(`${num(doc.hostCap.stored)} hosts are stored, the most without a hosts list in robots.config.ts: requests for other hosts are counted under other-hosts.invalid.`))
   io.out('')
   if (doc.agents.length === 0) io.out('No crawler was judged in this range.')
-  else {
-    const header = ['Agent', 'Operator', 'Category', 'Requests', 'Violations', 'Rate', 'robots.txt', 'Last fetch', 'Verified', 'Last seen']
-    const rows = doc.agents.map((a) => {
-      const e = a.evidence
-      return [safe(a.agentKey), safe(a.operator), safe(a.category), num(e.requests), num(e.violations.counted), share(e.violations.counted, e.requests),
-        num(e.robotsFetches), when(e.lastRobotsFetch), share(e.verifiedShare, 1), when(a.lastSeen)]
-    })
-    const verdicts = doc.agents.map((a) => verdictText({ ...a, reason: safe(a.reason) }, style))
-    for (const line of table(header, rows, new Set([3, 4, 5, 6, 8]), style, { header: 'Verdict', cells: verdicts })) io.out(line)
+  else agentTable(doc.agents, style, io)
+  if (doc.agents.some((a) => a.verdict === 'isolated violations' || a.verdict === 'ignores robots.txt')) {
+    const th = doc.thresholds
+    io.out(style.dim(`ignores robots.txt: at least ${th?.repeatedAtLeast ?? 3} counted violations and ${(th?.repeatedShare ?? 0.01) * 100} % of its requests; fewer are isolated violations.`))
   }
-  if (doc.spoofed.length > 0) {
+  if ((doc.tools ?? []).length > 0) {
     io.out('')
-    io.out(style.bold('Spoofed claims (not counted against the agent they imitate)'))
-    const rows = doc.spoofed.map((s) => [safe(s.agentKey), safe(s.operator), num(s.requests), num(s.violations), when(s.lastSeen), s.examplePaths.map(safe).join(' ')])
-    for (const line of table(['Claimed', 'Operator', 'Requests', 'Disallowed', 'Last seen', 'Example paths'], rows, new Set([2, 3]), style)) io.out(line)
+    io.out(style.bold('Tools (judged alike, listed apart from the crawlers)'))
+    agentTable(doc.tools, style, io)
   }
+  claimTable('Spoofed claims (not counted against the agent they imitate)', doc.spoofed, style, io)
+  claimTable('Claims that could not be checked (not counted against the agent they name)', doc.unchecked ?? [], style, io)
   if (doc.topRules.length > 0) {
     io.out('')
     io.out(style.bold('Most violated rules'))

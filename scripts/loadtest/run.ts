@@ -5,7 +5,7 @@ import { createPolicies } from '../../src/config/index.ts'
 import { fixtureRanges } from '../simulate/ip-ranges.ts'
 import { d1File, d1Lock, minimumDropped, runFault, type FaultOptions, type FaultWindow } from './fault.ts'
 import { buildWorkload, describeWorkload, type Template } from './workload.ts'
-import { countEvents, startWorker, waitForLedger, type LedgerDb, type LocalWorker } from './worker.ts'
+import { countEvents, startWorker, waitForLedger, type LocalWorker } from './worker.ts'
 
 /**
  * `npm run loadtest`: the built Worker in Miniflare under a mixed workload,
@@ -207,10 +207,6 @@ async function measure(url: string, tally: Tally, connections: number, seconds: 
   }
 }
 
-async function eventsAfter(db: LedgerDb, id: number, type: string): Promise<number> {
-  return (await db.prepare('SELECT COUNT(*) AS n FROM events WHERE id > ? AND type = ?').bind(id, type).first<{ n: number }>())?.n ?? 0
-}
-
 /** Builds and starts the Worker, ramps, measures, checks the ledger. Never leaves the Worker running. */
 export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult> {
   const print = options.print ?? (() => {})
@@ -241,7 +237,7 @@ export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult
 
     // The ramp's events are not part of the count: wait for them, then note where the ledger stands.
     await waitForLedger(worker.db, { stableMs: 1500 })
-    const baseline = (await worker.db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM events').first<{ id: number }>())?.id ?? 0
+    const fetchesBefore = await countEvents(worker.db, 'robotsTxt')
     const before = await countEvents(worker.db)
     print('')
     print(`Measuring for ${options.seconds} s at ${connections} connections...`)
@@ -256,7 +252,7 @@ export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult
     const sentRobotsTxt = tally.sum((t) => t.recorded && t.path === '/robots.txt')
     const drained = await waitForLedger(worker.db, { expected: before + sent, stableMs: 3000, timeoutMs: 60_000 })
     const ledger: LedgerCheck = {
-      sent, sentRobotsTxt, recorded: drained.count - before, recordedRobotsTxt: await eventsAfter(worker.db, baseline, 'robots-txt'), waitedMs: drained.waitedMs,
+      sent, sentRobotsTxt, recorded: drained.count - before, recordedRobotsTxt: (await countEvents(worker.db, 'robotsTxt')) - fetchesBefore, waitedMs: drained.waitedMs,
     }
     const errors = measured.socketErrors + measured.timeouts + total(measured.unexpected)
     const faultReport = window === undefined ? undefined : {

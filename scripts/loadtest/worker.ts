@@ -131,9 +131,16 @@ export async function startWorker(options: StartOptions): Promise<LocalWorker> {
   }
 }
 
-/** Rows in the events table. */
-export async function countEvents(db: LedgerDb): Promise<number> {
-  return (await db.prepare('SELECT COUNT(*) AS n FROM events').first<{ n: number }>())?.n ?? 0
+/**
+ * Events the ledger recorded: its counters, which count every event (raw
+ * rows are samples beyond a budget per agent and hour). With `cls`, only that
+ * class (e.g. `robotsTxt`, the robots.txt fetches).
+ */
+export async function countEvents(db: LedgerDb, cls?: string): Promise<number> {
+  const statement = cls === undefined
+    ? db.prepare('SELECT coalesce(sum(requests), 0) AS n FROM counts_hourly')
+    : db.prepare('SELECT coalesce(sum(requests), 0) AS n FROM counts_hourly WHERE class = ?').bind(cls)
+  return (await statement.first<{ n: number }>())?.n ?? 0
 }
 
 export interface DrainOptions {

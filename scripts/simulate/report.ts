@@ -62,6 +62,8 @@ export function formatReport(report: SimulationReport, context: ReportContext): 
     '',
     'Expected in the ledger:',
     ...all.map((r) => `  ${r.name} → ${r.expected}`),
+    '  (In the first 24 hours robots-edge serves a host, a crawler that never fetched robots.txt may hold the',
+    '  site\'s previous copy, RFC 9309 §2.4: its disallowed requests are shown, marked "first 24 h", not counted.)',
     '',
     'Next: open the report and compare.',
     `  ${new URL('/_robots/', context.url).href}   (sign in with ROBOTS_ADMIN_TOKEN from .dev.vars; npm run dev creates it)`,

@@ -3,7 +3,7 @@
  * spoofed identity. Paths and agent names come from visitors, so every text
  * cell is defused before a spreadsheet sees it.
  */
-import type { Report } from './types.ts'
+import type { AgentReport, Report, SpoofReport } from './types.ts'
 import { visible } from './visible.ts'
 
 type Cell = string | number | boolean | null
@@ -11,7 +11,7 @@ type Cell = string | number | boolean | null
 const HEADER = [
   'section', 'agent', 'operator', 'category', 'verdict', 'reason', 'requests', 'disallowed', 'blocked',
   'after_fetch', 'stale_copy', 'never_fetched', 'grace', 'counted_violations', 'first_violation', 'last_violation',
-  'robots_fetches', 'last_robots_fetch', 'verified_share', 'example_paths',
+  'robots_fetches', 'last_robots_fetch', 'verified_share', 'example_paths', 'new_host', 'unclassified', 'last_seen',
 ] as const
 
 /** Characters a spreadsheet reads as the start of a formula (OWASP's list: = + - @, tab, carriage return). */
@@ -38,23 +38,31 @@ function time(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString()
 }
 
-/** The report as CSV (RFC 4180: CRLF line ends, header row first). Spoofed claims are rows of their own, never merged into the agent they imitate. */
+/**
+ * The report as CSV (RFC 4180: CRLF line ends, header row first): one row
+ * per crawler, then tools, then spoofed and unchecked claims, each a row of
+ * its own, never merged into the agent they name.
+ */
 export function toCsv(report: Report): string {
   const rows: Cell[][] = [[...HEADER]]
-  for (const a of report.agents) {
+  const judged = (section: string) => (a: AgentReport) => {
     const e = a.evidence
     rows.push([
-      'agent', a.agentKey, a.operator, a.category, a.verdict, a.reason, e.requests, e.disallowed, e.blocked,
+      section, a.agentKey, a.operator, a.category, a.verdict, a.reason, e.requests, e.disallowed, e.blocked,
       e.violations.afterFetch, e.violations.staleCopy, e.violations.neverFetched, e.violations.grace, e.violations.counted,
       time(e.firstViolation), time(e.lastViolation), e.robotsFetches, time(e.lastRobotsFetch),
-      Math.round(e.verifiedShare * 1000) / 1000, e.examplePaths.join(' '),
+      Math.round(e.verifiedShare * 1000) / 1000, e.examplePaths.join(' '), e.violations.newHost, e.violations.unclassified, time(a.lastSeen),
     ])
   }
-  for (const s of report.spoofed) {
+  const claims = (section: string, verdict: string) => (s: SpoofReport) => {
     rows.push([
-      'spoofed', s.agentKey, s.operator, null, 'spoofed claims (not counted against the agent)', null, s.requests, s.violations, null,
-      null, null, null, null, null, time(s.firstViolation), time(s.lastViolation), null, null, 0, s.examplePaths.join(' '),
+      section, s.agentKey, s.operator, null, verdict, null, s.requests, s.violations, null,
+      null, null, null, null, null, time(s.firstViolation), time(s.lastViolation), null, null, 0, s.examplePaths.join(' '), null, null, time(s.lastSeen),
     ])
   }
+  report.agents.forEach(judged('agent'))
+  report.tools.forEach(judged('tool'))
+  report.spoofed.forEach(claims('spoofed', 'spoofed claims (not counted against the agent)'))
+  report.unchecked.forEach(claims('unchecked', 'claims that could not be checked (not counted against the agent)'))
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n'
 }

@@ -10,11 +10,12 @@ import { registry } from '../bots/index.ts'
 import type { VerificationCoverage } from '../guard/coverage.ts'
 import { adminAuth } from '../middleware/admin-auth.ts'
 import { getStorageNotes } from '../storage/losses.ts'
-import { AnalyticsEngineQueryError, getAnalyticsEngineReport } from './analytics-engine.ts'
+import { getAnalyticsEngineJudgedReport } from './ae-report.ts'
+import { AnalyticsEngineQueryError, getAnalyticsEngineReport, type AnalyticsEngineSource } from './analytics-engine.ts'
 import { toCsv } from './csv.ts'
 import { renderDashboard } from './dashboard/shell.ts'
 import { getAgentRequests, getReport, MAX_PAGE } from './queries.ts'
-import type { ReportFilter } from './types.ts'
+import type { Report, ReportFilter, ReportSource } from './types.ts'
 
 /** Where the report lives. botGuard's default `exclude` leaves this prefix unjudged. */
 export const REPORT_BASE = '/_robots'
@@ -114,9 +115,9 @@ function time(name: string, value: string | undefined, now: number): number | un
   return ms
 }
 
-/** The report's filter from a query string; throws BadParam. Defaults to the week before `now`. */
+/** The report's filter from a query string; throws BadParam. Defaults to the week before `now`. `source` is read by sourceOf. */
 export function reportFilterOf(url: URL, now: number): ReportFilter {
-  const q = readQuery(url, ['since', 'until', 'host', 'agent', 'category'])
+  const q = readQuery(url, ['since', 'until', 'host', 'agent', 'category', 'source'])
   const until = time('until', q.get('until'), now) ?? now
   const since = time('since', q.get('since'), now) ?? until - DEFAULT_RANGE
   if (since >= until) throw new BadParam('since', `must be before until (${new Date(until).toISOString()})`)
@@ -126,57 +127,69 @@ export function reportFilterOf(url: URL, now: number): ReportFilter {
   const agent = text('agent', q.get('agent'), 128, PRINTABLE, 'an agent key (gptbot)')
   const category = text('category', q.get('category'), 64, PRINTABLE, 'a category (AI Crawler)')
   if (host !== undefined) filter.host = host
-  if (agent !== undefined) filter.agent = agent
+  // Product tokens compare case-insensitively (RFC 9309 §2.2.1), and agent keys are stored in lower case.
+  if (agent !== undefined) filter.agent = agent.toLowerCase()
   if (category !== undefined) filter.category = category
   return filter
 }
 
+/** Where the report is read: `d1` (default) or `analytics-engine`. Throws BadParam. */
+export function sourceOf(url: URL): ReportSource {
+  const value = url.searchParams.get('source')
+  if (value === null || value === '' || value === 'd1') return 'd1'
+  if (value === 'analytics-engine') return 'analytics-engine'
+  throw new BadParam('source', `${JSON.stringify(value.slice(0, 80))} is not a source; use d1 or analytics-engine`)
+}
+
 /** The drill-down's paging from a query string; throws BadParam. */
-export function pageOf(url: URL, now: number): { limit: number; before?: number; host?: string } {
-  const q = readQuery(url, ['limit', 'before', 'host'])
+export function pageOf(url: URL, now: number): { limit: number; before?: number; host?: string; violations?: boolean } {
+  const q = readQuery(url, ['limit', 'before', 'host', 'violations'])
   const raw = q.get('limit')
   const limit = raw === undefined || raw === '' ? DEFAULT_PAGE : /^\d{1,4}$/.test(raw) ? Number(raw) : NaN
   if (!(limit >= 1 && limit <= MAX_PAGE)) throw new BadParam('limit', `must be a whole number from 1 to ${MAX_PAGE}`)
   const before = time('before', q.get('before'), now)
   const host = hostParam(q.get('host'))
-  return { limit, ...(before === undefined ? {} : { before }), ...(host === undefined ? {} : { host }) }
-}
-
-/**
- * When each agent was last seen in the range, by the same filter. Not part
- * of getReport's Report, so it is read here, in one grouped query.
- */
-async function lastSeen(db: D1Database, f: ReportFilter): Promise<Map<string, number>> {
-  const parts = ['time >= ?', 'time < ?']
-  const params: (string | number)[] = [Math.trunc(f.since), Math.trunc(f.until)]
-  for (const [column, value] of [['host', f.host?.toLowerCase()], ['agent_key', f.agent], ['category', f.category]] as const) {
-    if (value === undefined) continue
-    parts.push(`${column} = ?`)
-    params.push(value)
+  const violations = q.get('violations')
+  if (violations !== undefined && !['', '0', '1', 'true', 'false'].includes(violations)) throw new BadParam('violations', 'must be 1 or 0')
+  return {
+    limit, ...(before === undefined ? {} : { before }), ...(host === undefined ? {} : { host }),
+    ...(violations === '1' || violations === 'true' ? { violations: true } : {}),
   }
-  const { results } = await db
-    .prepare(`SELECT agent_key AS agentKey, verification = 'spoofed' AS spoofed, max(time) AS lastSeen FROM events WHERE ${parts.join(' AND ')} GROUP BY agent_key, spoofed`)
-    .bind(...params)
-    .all<{ agentKey: string; spoofed: number; lastSeen: number }>()
-  return new Map(results.map((r) => [`${r.spoofed}\n${r.agentKey}`, r.lastSeen]))
 }
 
 /**
- * The report as the API returns it: getReport's Report, each agent and
- * spoofed claim with `lastSeen`, at most MAX_AGENTS of each (`omitted` says
- * how many more there were; the totals count them all), and the storage
- * notes: `losses` (`[{ from, to, events }]`, events not stored) and
- * `hostCap` (`{ limit, stored, reached }` once the cap on hosts is reached, else null).
+ * The report as the API returns it: at most MAX_AGENTS agents, tools,
+ * spoofed and unchecked claims each (`omitted` says how many more there
+ * were; the totals count them all).
  */
-async function loadReport(db: D1Database, filter: ReportFilter) {
-  const [report, seen, notes] = await Promise.all([getReport(db, filter), lastSeen(db, filter), getStorageNotes(db, filter)])
+function capped(report: Report) {
+  const over = (list: readonly unknown[]) => Math.max(0, list.length - MAX_AGENTS)
   return {
     ...report,
-    // What the ledger could not store, and whether its cap on hosts was reached (src/storage/losses.ts).
-    ...notes,
-    agents: report.agents.slice(0, MAX_AGENTS).map((a) => ({ ...a, lastSeen: seen.get(`0\n${a.agentKey}`) ?? null })),
-    spoofed: report.spoofed.slice(0, MAX_AGENTS).map((s) => ({ ...s, lastSeen: seen.get(`1\n${s.agentKey}`) ?? null })),
-    omitted: { agents: Math.max(0, report.agents.length - MAX_AGENTS), spoofed: Math.max(0, report.spoofed.length - MAX_AGENTS) },
+    agents: report.agents.slice(0, MAX_AGENTS),
+    tools: report.tools.slice(0, MAX_AGENTS),
+    spoofed: report.spoofed.slice(0, MAX_AGENTS),
+    unchecked: report.unchecked.slice(0, MAX_AGENTS),
+    omitted: { agents: over(report.agents), spoofed: over(report.spoofed), tools: over(report.tools), unchecked: over(report.unchecked) },
+  }
+}
+
+/** The Analytics Engine source from the secrets, or undefined when they are not set. */
+function analyticsEngineOf(env: Env | undefined): AnalyticsEngineSource | undefined {
+  const accountId = env?.AE_ACCOUNT_ID
+  const apiToken = env?.AE_API_TOKEN
+  return accountId && apiToken ? { accountId, apiToken, dataset: env?.AE_DATASET || 'robots_edge_events' } : undefined
+}
+
+const AE_MISSING = 'Analytics Engine is not configured: set the AE_ACCOUNT_ID and AE_API_TOKEN secrets (a token with Account Analytics Read).'
+
+/** robots.txt texts from D1, for the Analytics Engine report's "nothing to ignore" check. */
+function textsFrom(db: D1Database | undefined) {
+  return async (hashes: readonly string[]): Promise<Map<string, string>> => {
+    if (!db || hashes.length === 0) return new Map()
+    const { results } = await db.prepare('SELECT hash, min(text) AS text FROM robots_versions WHERE hash IN (SELECT value FROM json_each(?1)) GROUP BY hash')
+      .bind(JSON.stringify(hashes)).all<{ hash: string; text: string }>()
+    return new Map(results.map((r) => [r.hash, r.text]))
   }
 }
 
@@ -185,6 +198,14 @@ function failure(c: Context, error: unknown): Response {
   if (error instanceof BadParam) return c.json({ error: error.message, param: error.param }, 400)
   console.error('robots-edge: the report could not be read', error)
   return c.json({ error: 'the ledger (D1) could not be read; see the Worker logs' }, 503)
+}
+
+/** A value the SQL API will not take is a 400; the API failing is a 502, logged. */
+function analyticsEngineFailure(c: Context, error: unknown): Response {
+  if (error instanceof AnalyticsEngineQueryError) return c.json({ error: error.message }, 400)
+  if (error instanceof BadParam) return failure(c, error)
+  console.error('robots-edge: Analytics Engine report failed', error)
+  return c.json({ error: 'the Analytics Engine SQL API could not be read' }, 502)
 }
 
 export interface ReportRoutesOptions {
@@ -225,36 +246,52 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
 
   app.get(`${REPORT_BASE}/`, (c) => {
     const url = new URL(c.req.url)
-    return c.html(renderDashboard({ base: REPORT_BASE, host: url.hostname, query: url.searchParams, categories }))
+    const sources = analyticsEngineOf(c.env) ? ['d1', 'analytics-engine'] as const : ['d1'] as const
+    return c.html(renderDashboard({ base: REPORT_BASE, host: url.hostname, query: url.searchParams, categories, sources }))
   })
   app.get(`${api}/report`, async (c) => {
     try {
-      return c.json(await loadReport(c.env.DB, reportFilterOf(new URL(c.req.url), now())))
+      const url = new URL(c.req.url)
+      const filter = reportFilterOf(url, now())
+      // What the ledger could not store, and whether its cap on hosts was reached
+      // (src/storage/losses.ts): `losses` and `hostCap`, whichever source counts.
+      const notes = () => getStorageNotes(c.env.DB, filter)
+      if (sourceOf(url) === 'd1') {
+        const [report, storage] = await Promise.all([getReport(c.env.DB, filter), notes()])
+        return c.json({ ...capped(report), ...storage })
+      }
+      const source = analyticsEngineOf(c.env)
+      if (!source) return c.json({ error: AE_MISSING, param: 'source' }, 400)
+      try {
+        const [report, storage] = await Promise.all([getAnalyticsEngineJudgedReport(source, filter, { texts: textsFrom(c.env?.DB) }), notes()])
+        return c.json({ ...capped(report), ...storage })
+      } catch (error) {
+        return analyticsEngineFailure(c, error)
+      }
     } catch (error) {
       return failure(c, error)
     }
   })
-  // The same per-agent counts from Workers Analytics Engine, for sites whose
-  // traffic outgrows D1: sampled estimates, without the violation classes.
+  // Per-agent rows from Workers Analytics Engine as the first version served
+  // them; the judged report from it is /api/report?source=analytics-engine.
   app.get(`${api}/report/analytics-engine`, async (c) => {
-    const accountId = c.env?.AE_ACCOUNT_ID
-    const apiToken = c.env?.AE_API_TOKEN
-    if (!accountId || !apiToken) {
-      return c.json({ error: 'Analytics Engine is not configured: set the AE_ACCOUNT_ID and AE_API_TOKEN secrets (a token with Account Analytics Read).' }, 400)
-    }
+    const source = analyticsEngineOf(c.env)
+    if (!source) return c.json({ error: AE_MISSING }, 400)
     try {
       const filter = reportFilterOf(new URL(c.req.url), now())
-      return c.json(await getAnalyticsEngineReport({ accountId, apiToken, dataset: c.env?.AE_DATASET || 'robots_edge_events' }, filter))
+      return c.json(await getAnalyticsEngineReport(source, filter))
     } catch (error) {
-      if (error instanceof AnalyticsEngineQueryError) return c.json({ error: error.message }, 400)
-      if (error instanceof BadParam) return failure(c, error)
-      console.error('robots-edge: Analytics Engine report failed', error)
-      return c.json({ error: 'the Analytics Engine SQL API could not be read' }, 502)
+      return analyticsEngineFailure(c, error)
     }
   })
   app.get(`${api}/report.csv`, async (c) => {
     try {
-      const csv = toCsv(await getReport(c.env.DB, reportFilterOf(new URL(c.req.url), now())))
+      const url = new URL(c.req.url)
+      const filter = reportFilterOf(url, now())
+      const source = sourceOf(url) === 'd1' ? undefined : analyticsEngineOf(c.env)
+      if (sourceOf(url) !== 'd1' && !source) return c.json({ error: AE_MISSING, param: 'source' }, 400)
+      const report = source ? await getAnalyticsEngineJudgedReport(source, filter, { texts: textsFrom(c.env?.DB) }) : await getReport(c.env.DB, filter)
+      const csv = toCsv(report)
       return c.body(csv, 200, {
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': 'attachment; filename="robots-edge-report.csv"',
@@ -270,7 +307,7 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
       const page = pageOf(new URL(c.req.url), now())
       const events = await getAgentRequests(c.env.DB, agent, page)
       const last = events.at(-1)
-      return c.json({ agent, events, next: events.length === page.limit && last ? last.time : null })
+      return c.json({ agent: agent.toLowerCase(), events, next: events.length === page.limit && last ? last.time : null })
     } catch (error) {
       return failure(c, error)
     }

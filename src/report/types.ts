@@ -1,97 +1,120 @@
 /**
- * Shapes of the compliance report: what the judgment reads (rows the
- * queries load) and what it returns. Plain data, no I/O, so the judgment
- * runs in plain Node.
+ * Shapes of the compliance report: what the judgment reads (counter rows the
+ * queries load from D1, or from Analytics Engine) and what it returns. Plain
+ * data, no I/O, so the judgment runs in plain Node.
  */
+import type { RequestClass } from '../storage/classes.ts'
 
-/** The plain answer per agent. */
-export type AgentVerdict = 'ignores robots.txt' | 'complies' | 'not enough data'
+export type { RequestClass }
 
 /**
- * Why a disallowed request was made, as far as the ledger can tell:
- * - `afterFetch`: the agent (or its operator) had fetched the version in force: it read the rules and ignored them.
- * - `staleCopy`: it had fetched only an earlier version for this host, and the grace period does not apply.
- * - `neverFetched`: it had never been seen fetching robots.txt for this host.
- * - `grace`: within 24 h of a rule change the previous version allowed it (RFC 9309 §2.4 caching): not counted.
+ * The plain answer per agent (issue 8 §3): `ignores robots.txt` needs
+ * repeated evidence; a few counted violations are `isolated violations`.
  */
-export type ViolationClass = 'afterFetch' | 'staleCopy' | 'neverFetched' | 'grace'
+export type AgentVerdict = 'ignores robots.txt' | 'isolated violations' | 'complies' | 'not enough data'
+
+/**
+ * Why a disallowed request was made, as far as the ledger could tell when it
+ * recorded it (src/storage/classes.ts): `afterFetch`, `staleCopy` and
+ * `neverFetched` are counted; `grace` (24 h after a rule change, RFC 9309
+ * §2.4) and `newHost` (24 h after robots-edge first served the host) are not.
+ */
+export type ViolationClass = 'afterFetch' | 'staleCopy' | 'neverFetched' | 'grace' | 'newHost'
+
+/** Where the report's numbers come from. */
+export type ReportSource = 'd1' | 'analytics-engine'
 
 /** Report filters. Times are ms since the epoch; `since` inclusive, `until` exclusive. */
 export interface ReportFilter {
   since: number
   until: number
   host?: string
-  /** Agent key (registry id, else first token, else `unknown`). */
+  /** Agent key (registry id, else first token, else `unknown`); matched case-insensitively. */
   agent?: string
   category?: string
 }
 
-/** Per agent (and whether the claim was spoofed): counts over the report's range. */
-export interface AgentTotalsRow {
+/** An agent as the ledger first saw it. */
+export interface AgentInfo {
   readonly agentKey: string
-  readonly spoofed: boolean
   readonly agentId: string | null
+  readonly kind: string | null
   readonly operator: string | null
   readonly category: string | null
-  readonly kind: string | null
-  /** What the registry says of the agent; null when requests disagree or it is unknown. */
+  /** What the registry says of the agent; null when unknown. */
   readonly declaredObeys: boolean | null
-  readonly requests: number
-  readonly disallowed: number
-  readonly blocked: number
-  readonly verified: number
-  readonly robotsFetches: number
-  readonly lastRobotsFetch: number | null
 }
 
-/** Identical disallowed requests within one hour, with what the ledger knew when they were made. */
-export interface ViolationGroup {
+/** Counted requests of one agent, verification and class over the report's range. */
+export interface CounterRow {
   readonly agentKey: string
-  readonly spoofed: boolean
-  readonly host: string
-  readonly robotsVersion: string
-  readonly tokens: readonly string[]
-  readonly path: string
-  readonly rule: { readonly type: 'allow' | 'disallow'; readonly pattern: string; readonly line: number } | null
-  readonly hour: number
-  readonly count: number
+  readonly verification: string
+  readonly cls: RequestClass
+  readonly requests: number
+  readonly blocked: number
+  /** Of them, kept as raw rows (request samples). */
+  readonly sampled: number
   readonly first: number
   readonly last: number
-  /** Made within the grace period after the version in force was first served. */
-  readonly inGraceWindow: boolean
-  /** The agent or its operator had fetched the version in force before. */
-  readonly readVersion: boolean
-  /** The agent or its operator had fetched some version for this host before. */
-  readonly readHost: boolean
 }
 
-/** A robots.txt version as stored, without its text. */
-export interface VersionRow {
+/** Requests to one path by one agent in one class. Path '' holds the paths beyond the per-day cap. */
+export interface PathRow {
+  readonly cls: RequestClass
+  readonly agentKey: string
   readonly host: string
-  readonly hash: string
-  readonly firstServed: number
+  readonly path: string
+  readonly requests: number
 }
 
-/** A group of robots.txt that applied to an agent's (non-spoofed) requests. */
+/** A group of robots.txt that applied to an agent's genuine requests. */
 export interface GroupUse {
   readonly agentKey: string
   readonly robotsVersion: string
   readonly group: string
 }
 
-/** Everything the judgment needs, loaded by src/report/queries.ts. */
+/** One bin of the timeline: an hour, or a day for ranges over a week. */
+export interface TimelineBin {
+  readonly hour: number
+  readonly violations: number
+  readonly requests: number
+}
+
+/** What a report's window covers, exactly. Times in ms. */
+export interface Coverage {
+  /** The whole hours the counts cover (from the first hour starting in the range). */
+  readonly counts: { readonly since: number; readonly until: number }
+  /** The raw request samples behind the drill-down, or null when none are kept for the range. */
+  readonly samples: {
+    readonly since: number
+    readonly until: number
+    /** Samples kept, of `requests` counted in the range. */
+    readonly kept: number
+    readonly requests: number
+    /** At most this many per agent, hour, host, verification and class. */
+    readonly budgetPerHour: number
+  } | null
+  /** Most violated rules and paths, and example paths, count whole UTC days. */
+  readonly paths: { readonly since: number; readonly until: number; readonly other: number }
+  /** The same in one sentence, e.g. "counts cover the full 7 days; request samples cover the last 2.3 days". */
+  readonly summary: string
+}
+
+/** Everything the judgment needs, loaded by src/report/queries.ts or src/report/analytics-engine.ts. */
 export interface ReportInput {
   readonly filter: ReportFilter
-  readonly agents: readonly AgentTotalsRow[]
-  readonly violations: readonly ViolationGroup[]
-  readonly versions: readonly VersionRow[]
-  /** robots.txt text by version hash, for the versions the judgment must re-run. */
-  readonly texts: ReadonlyMap<string, string>
+  readonly source: ReportSource
+  readonly agents: readonly AgentInfo[]
+  readonly counts: readonly CounterRow[]
+  readonly paths: readonly PathRow[]
+  readonly rules: readonly RuleCount[]
   readonly groupUses: readonly GroupUse[]
-  /** Judged, non-spoofed requests per hour. */
-  readonly hourly: readonly { readonly hour: number; readonly requests: number }[]
-  /** Whether the violation rows were cut at the query's limit. */
-  readonly truncated: boolean
+  /** robots.txt text by version hash, for the versions in groupUses. */
+  readonly texts: ReadonlyMap<string, string>
+  readonly timeline: readonly TimelineBin[]
+  readonly timelineBin: number
+  readonly coverage: Coverage
 }
 
 export interface AgentEvidence {
@@ -99,8 +122,12 @@ export interface AgentEvidence {
   /** Disallowed requests of any class, grace included. */
   readonly disallowed: number
   readonly blocked: number
-  readonly violations: Readonly<Record<ViolationClass, number>> & { readonly counted: number }
-  /** First and last counted violation (grace excluded). */
+  readonly violations: Readonly<Record<ViolationClass, number>> & {
+    readonly counted: number
+    /** Disallowed, recorded before classes existed and no longer kept raw: not counted. */
+    readonly unclassified: number
+  }
+  /** First and last counted violation. */
   readonly firstViolation: number | null
   readonly lastViolation: number | null
   /** Most frequent paths among counted violations. */
@@ -111,6 +138,8 @@ export interface AgentEvidence {
   readonly verifiedShare: number
   /** Whether robots.txt disallowed anything at all for this agent: otherwise there was nothing to ignore. */
   readonly restricted: boolean
+  /** Its requests kept as raw samples (the drill-down shows them). */
+  readonly sampled: number
 }
 
 export interface AgentReport {
@@ -124,18 +153,26 @@ export interface AgentReport {
   /** One sentence behind the verdict, for people. */
   readonly reason: string
   readonly evidence: AgentEvidence
+  /** Its last request or robots.txt fetch in the range. */
+  readonly lastSeen: number | null
 }
 
-/** Requests that claimed an agent's identity and failed verification. Never counted against that agent. */
+/**
+ * Requests that claimed an agent's identity and failed verification
+ * (`spoofed`), or could not be checked (`unchecked`: its operator's ranges
+ * were not loaded). Never counted against that agent.
+ */
 export interface SpoofReport {
-  /** The agent imitated. */
+  /** The agent claimed. */
   readonly agentKey: string
   readonly operator: string | null
   readonly requests: number
+  /** Disallowed requests among them. */
   readonly violations: number
   readonly firstViolation: number | null
   readonly lastViolation: number | null
   readonly examplePaths: readonly string[]
+  readonly lastSeen: number | null
 }
 
 export interface RuleCount {
@@ -155,31 +192,59 @@ export interface PathCount {
   readonly agents: number
 }
 
-export interface Report {
-  readonly filter: ReportFilter
-  /** Worst first: ignoring agents by counted violations, then the rest by requests. */
-  readonly agents: readonly AgentReport[]
-  readonly spoofed: readonly SpoofReport[]
-  readonly totals: {
-    readonly requests: number
-    readonly agents: number
-    /** Counted violations (grace and spoofed excluded). */
-    readonly violations: number
-    readonly grace: number
-    readonly spoofedRequests: number
-    readonly spoofedViolations: number
-    readonly ignoring: number
-    /** True when the violation rows hit the query limit: counts are then lower bounds. */
-    readonly truncated: boolean
-  }
-  /** Rules behind the most counted violations. */
-  readonly topRules: readonly RuleCount[]
-  readonly topPaths: readonly PathCount[]
-  /** Per hour with any judged request or counted violation, in order. */
-  readonly timeline: readonly { readonly hour: number; readonly violations: number; readonly requests: number }[]
+/** The evidence rule (issue 8 §3), stated with the numbers the judgment uses. */
+export interface VerdictThresholds {
+  /** Fewer counted violations than this are isolated. */
+  readonly repeatedAtLeast: number
+  /** So are counted violations under this share of the agent's judged requests. */
+  readonly repeatedShare: number
+  /** Judged requests needed to call a clean record "complies", or never-fetched violations "ignores". */
+  readonly minRequests: number
+  /** Hours after a rule change, and after robots-edge first serves a host, that are not held against a crawler. */
+  readonly graceHours: number
 }
 
-/** One stored event, as the drill-down returns it. */
+export interface Report {
+  readonly filter: ReportFilter
+  readonly source: ReportSource
+  /** True when counts are estimates from sampled data (Analytics Engine). */
+  readonly estimates: boolean
+  /** Crawlers, worst first: ignoring agents, then isolated violations, by counted violations, then the rest by requests. */
+  readonly agents: readonly AgentReport[]
+  /** Generic tools (curl, python-requests, ...), judged alike and reported apart from the crawlers. */
+  readonly tools: readonly AgentReport[]
+  readonly spoofed: readonly SpoofReport[]
+  /** Claims that could not be checked (the operator's ranges were not loaded): never counted against it. */
+  readonly unchecked: readonly SpoofReport[]
+  readonly totals: {
+    /** Crawlers' judged requests (tools, spoofed and unchecked claims apart). */
+    readonly requests: number
+    readonly agents: number
+    /** Counted violations (grace, first-day, spoofed, unchecked and tools excluded). */
+    readonly violations: number
+    readonly grace: number
+    readonly newHost: number
+    readonly spoofedRequests: number
+    readonly spoofedViolations: number
+    readonly uncheckedRequests: number
+    readonly uncheckedViolations: number
+    readonly ignoring: number
+    readonly isolated: number
+    readonly tools: { readonly agents: number; readonly requests: number; readonly violations: number }
+    /** Always false: counts come from counters, which no cap cuts. Kept for readers of the first version. */
+    readonly truncated: boolean
+  }
+  /** Rules behind the most counted violations (crawlers'). */
+  readonly topRules: readonly RuleCount[]
+  readonly topPaths: readonly PathCount[]
+  /** Per bin (`timelineBin` ms: an hour, or a day over a week) with any judged request or counted violation, in order. */
+  readonly timeline: readonly TimelineBin[]
+  readonly timelineBin: number
+  readonly coverage: Coverage
+  readonly thresholds: VerdictThresholds
+}
+
+/** One stored event (a request sample), as the drill-down returns it. */
 export interface LedgerEvent {
   readonly id: number
   readonly type: 'request' | 'robots-txt'
@@ -188,10 +253,16 @@ export interface LedgerEvent {
   readonly agentKey: string
   readonly agentId: string | null
   readonly tokens: readonly string[]
+  /** Other crawlers an ambiguous header named. */
+  readonly also: readonly string[]
   readonly kind: string
   readonly operator: string | null
   readonly category: string | null
   readonly verification: string
+  /** The class fixed when it was recorded. */
+  readonly class: RequestClass
+  /** Whether it is a counted violation. */
+  readonly counted: boolean
   readonly method: string
   readonly path: string
   /** Agent-controlled: escape it wherever it is shown. */

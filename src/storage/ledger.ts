@@ -1,132 +1,141 @@
 /**
- * The compliance ledger in D1: robots.txt versions, raw events, hourly
- * rollups and who read which version. Functions take a D1Database, not the
- * Env. Every value is bound, never spliced into SQL text.
+ * The compliance ledger in D1 (issue 9): each judged request is classified
+ * when it is recorded and counted, exactly, in the same transaction as its
+ * raw row, which is kept as a sample for the drill-down. Functions take a
+ * D1Database, not the Env. Every value is bound, never spliced into SQL text.
  */
 import type { JudgedRequest } from '../events.ts'
-import { EVENT_COLUMNS, rollUp, summariseFetches, toEventRow, type EventRow } from './rollups.ts'
+import { writeToAnalyticsEngine } from './analytics-engine.ts'
+import type { RequestClass } from './classes.ts'
+import {
+  INSERT_GROUPS, INSERT_RAW, RAW_ORDER, SELECT_CLASSES, TOUCH_VERSIONS, UPSERT_AGENTS, UPSERT_COUNTS_HOURLY, UPSERT_FETCHES,
+  UPSERT_LATE_DAILY, UPSERT_LATE_TIMELINE, UPSERT_PATHS, UPSERT_RULES,
+} from './ledger-sql.ts'
+import {
+  agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, toEventRow, toFact, versionDaysOf, type Fact,
+} from './rollups.ts'
+import { previousAllowed } from './versions.ts'
 
-const DAY_MS = 86_400_000
-
-/**
- * Rows are bound as one JSON array per statement and unpacked with
- * `json_each`: D1 allows at most 100 bound parameters per statement, which a
- * multi-row VALUES list of 26 columns would exhaust at three rows. A chunk
- * bounds the size of one bound string (an event is at most about 3 KB).
- */
-const ROWS_PER_STATEMENT = 100
-
-/** `INSERT INTO table (cols) SELECT value ->> '$.col', ... FROM json_each(?)`, built from constant names only. */
-function insertFromJson(table: string, columns: readonly string[], tail = ''): string {
-  const values = columns.map((c) => `value ->> '$.${c}'`).join(', ')
-  // `WHERE true` lets SQLite tell an upsert's ON CONFLICT from a join's ON.
-  return `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${values} FROM json_each(?) WHERE true ${tail}`
-}
-
-const INSERT_EVENTS = insertFromJson('events', EVENT_COLUMNS)
-const UPSERT_HOURLY = insertFromJson(
-  'agent_hourly',
-  ['host', 'hour', 'agent_key', 'verification', 'operator', 'category', 'requests', 'disallowed', 'blocked', 'robots_fetches'],
-  `ON CONFLICT (host, hour, agent_key, verification) DO UPDATE SET
-     requests = requests + excluded.requests,
-     disallowed = disallowed + excluded.disallowed,
-     blocked = blocked + excluded.blocked,
-     robots_fetches = robots_fetches + excluded.robots_fetches,
-     operator = coalesce(excluded.operator, operator),
-     category = coalesce(excluded.category, category)`,
-)
-const UPSERT_FETCHES = insertFromJson(
-  'robots_fetches',
-  ['host', 'agent_key', 'robots_version', 'operator', 'first_fetch', 'last_fetch', 'fetches'],
-  `ON CONFLICT (host, agent_key, robots_version) DO UPDATE SET
-     first_fetch = min(first_fetch, excluded.first_fetch),
-     last_fetch = max(last_fetch, excluded.last_fetch),
-     fetches = fetches + excluded.fetches`,
-)
+export { recordRobotsVersion } from './versions.ts'
+export { pruneLedger, type PruneOptions, type PruneResult } from './prune.ts'
+export { rollUpLedger, type RollUpOptions, type RollUpResult } from './rollup.ts'
 
 /**
- * Stores a served robots.txt version. The first-served time is kept: a later
- * call (another isolate serving the same file) never moves it forward.
+ * Events per set of statements. Each statement binds one JSON string of them
+ * (an event is at most about 3 KB, D1 takes strings up to 2 MB); a larger
+ * call becomes several sets in the same batch, applied in order.
  */
-export async function recordRobotsVersion(
-  db: D1Database,
-  version: { host: string; hash: string; text: string; time: number },
-): Promise<void> {
-  await db
-    .prepare(
-      `INSERT INTO robots_versions (host, hash, text, first_served) VALUES (?, ?, ?, ?)
-       ON CONFLICT (host, hash) DO UPDATE SET first_served = min(first_served, excluded.first_served)`,
-    )
-    .bind(version.host, version.hash, version.text, Math.trunc(version.time))
-    .run()
-}
+const EVENTS_PER_CHUNK = 200
 
 /** Options of writeEvents. */
 export interface WriteEventsOptions {
-  /** Rows bound per INSERT statement. Default 100. */
-  rowsPerStatement?: number
+  /** Raw rows kept per agent, hour, host, verification and class. Default SAMPLE_BUDGET (200). */
+  sampleBudget?: number
+  /**
+   * Where each event goes once D1 has stored it, with the class D1 gave it
+   * (src/storage/analytics-engine.ts). Default: nowhere.
+   */
+  analytics?: AnalyticsEngineDataset | undefined
+}
+
+/** A random id, unique per agent, host and millisecond (the raw table's key): 52 bits. */
+function randomId(): number {
+  return Math.floor(Math.random() * 2 ** 52)
 }
 
 /**
- * Writes `events` in ONE `db.batch` (one transaction): the raw rows, the
- * hourly rollups they add up to, and who fetched which robots.txt version.
- * Rejects when D1 does; createRecorder turns that into a counted failure.
+ * Per isolate: the counter keys (agent, hour, host, verification, class)
+ * whose sampling budget D1 said was spent. Their raw rows would be turned
+ * away, so they are not sent at all; D1 still decides, this only saves the
+ * bytes. Bounded, and only this hour's and the last's are kept.
+ */
+const spent = new Set<string>()
+const MAX_SPENT = 20_000
+
+function noteSpent(keys: readonly (string | null)[], budget: number): void {
+  for (const key of keys) {
+    if (key === null) continue
+    if (spent.size >= MAX_SPENT) spent.clear()
+    spent.add(`${budget}\n${key}`)
+  }
+}
+
+const spentKey = (e: JudgedRequest, cls: string, budget: number) => `${budget}\n${agentKey(e.agent)}\n${hourOf(e.time)}\n${e.host}\n${e.verification}\n${cls}`
+
+/** The statements for one chunk, and its facts (bound again to read back the classes SQL decided). */
+function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budget: number): { statements: D1PreparedStatement[]; facts: string; hourly: number } {
+  const raws: unknown[][] = []
+  const factRows: Fact[] = []
+  let unsettled = false
+  let disallowed = false
+  // The cron rolls up only hours that ended over an hour ago: requests of the
+  // last two hours cannot be late, and most batches skip those statements.
+  const lateBefore = hourOf(Date.now()) - HOUR_MS
+  let late = false
+  for (const e of events) {
+    late ||= e.time < lateBefore
+    disallowed ||= e.type === 'request' && !e.allowed
+    const base = toFact(e, null)
+    // Only a genuine claim's disallowed request needs the previous version.
+    const fact = base.c === null ? toFact(e, previousAllowed(e)) : base
+    unsettled ||= fact.c === null
+    factRows.push(fact)
+    if (fact.c !== null && spent.has(spentKey(e, fact.c, budget))) continue
+    const row: Record<string, unknown> = { ...toEventRow(e), id: randomId(), known: fact.c, prev_allowed: fact.p }
+    raws.push(RAW_ORDER.map((c) => row[c]))
+  }
+  const facts = JSON.stringify(factRows)
+  // The per-path and per-rule statements read only the facts they count: fewer rows read.
+  const disallowedFacts = disallowed ? JSON.stringify(factRows.filter((f) => f.q === 1 && f.c !== 'allowed')) : '[]'
+  const unsettledFacts = unsettled ? JSON.stringify(factRows.filter((f) => f.c === null)) : '[]'
+  const statements = [db.prepare(TOUCH_VERSIONS).bind(JSON.stringify(versionDaysOf(events)))]
+  if (raws.length > 0) statements.push(db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget))
+  // Late requests first: their daily share of samples is read from counts_hourly as it was.
+  if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
+  const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget)) - 1
+  if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
+  if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(unsettledFacts))
+  const groups = groupsOf(events)
+  if (groups.length > 0) statements.push(db.prepare(INSERT_GROUPS).bind(JSON.stringify(groups)))
+  return { statements, facts, hourly }
+}
+
+/**
+ * Writes `events` in ONE `db.batch` (one transaction): who fetched which
+ * robots.txt version first, then per request its class (src/storage/classes.ts),
+ * its raw row within the sampling budget, and the exact counters per hour,
+ * path and rule (the cron rolls hours up into days, src/storage/rollup.ts).
+ * Rejects when D1 does; the recorder counts it. The Analytics Engine points,
+ * when asked for, are written after D1 commits, with the classes D1 gave.
  *
+ * @example
+ * await writeEvents(env.DB, events, { analytics: env.ROBOTS_AE })
  * @returns the number of events written.
  */
 export async function writeEvents(db: D1Database, events: readonly JudgedRequest[], opts: WriteEventsOptions = {}): Promise<number> {
   if (events.length === 0) return 0
-  const perStatement = Math.max(1, opts.rowsPerStatement ?? ROWS_PER_STATEMENT)
-  const rows: EventRow[] = events.map(toEventRow)
-  const statements: D1PreparedStatement[] = []
-  for (let i = 0; i < rows.length; i += perStatement) {
-    statements.push(db.prepare(INSERT_EVENTS).bind(JSON.stringify(rows.slice(i, i + perStatement))))
-  }
-  statements.push(db.prepare(UPSERT_HOURLY).bind(JSON.stringify(rollUp(events))))
+  const budget = Math.max(0, Math.trunc(opts.sampleBudget ?? SAMPLE_BUDGET))
+  // Fetches first: a fetch counts from the moment it was recorded, for the
+  // requests of this very batch too.
+  const statements: D1PreparedStatement[] = [db.prepare(UPSERT_AGENTS).bind(JSON.stringify(agentsOf(events)))]
   const fetches = summariseFetches(events)
   if (fetches.length > 0) statements.push(db.prepare(UPSERT_FETCHES).bind(JSON.stringify(fetches)))
-  await db.batch(statements)
+  const chunks: (readonly JudgedRequest[])[] = []
+  for (let i = 0; i < events.length; i += EVENTS_PER_CHUNK) chunks.push(events.slice(i, i + EVENTS_PER_CHUNK))
+  const classQueries: D1PreparedStatement[] = []
+  const hourly: number[] = []
+  for (const chunk of chunks) {
+    const prepared = chunkStatements(db, chunk, budget)
+    hourly.push(statements.length + prepared.hourly)
+    statements.push(...prepared.statements)
+    if (opts.analytics) classQueries.push(db.prepare(SELECT_CLASSES).bind(prepared.facts))
+  }
+  const results = await db.batch([...statements, ...classQueries])
+  for (const k of hourly) noteSpent(((results[k]?.results ?? []) as { spent: string | null }[]).map((r) => r.spent), budget)
+  if (opts.analytics) {
+    const decided = results.slice(statements.length).map((r) => new Map((r.results as { i: number; cls: RequestClass }[]).map((row) => [row.i, row.cls])))
+    const classes = chunks.flatMap((chunk, k) => chunk.map((e, i) => decided[k]?.get(i) ?? toFact(e, null).c ?? 'unclassified'))
+    writeToAnalyticsEngine(opts.analytics, events, classes)
+  }
   return events.length
-}
-
-/** Options of pruneLedger. */
-export interface PruneOptions {
-  /** The current time, ms. */
-  now: number
-  /** Raw events older than this many days are deleted. Default 30. */
-  rawRetentionDays?: number
-  /** At most this many raw events are kept; the oldest beyond it are deleted. Default 1,000,000. */
-  maxRawEvents?: number
-  /** Hourly rollups older than this many days are deleted. Default 400. */
-  rollupRetentionDays?: number
-}
-
-/** What pruneLedger deleted. */
-export interface PruneResult {
-  /** Raw events past the retention window. */
-  expired: number
-  /** Raw events beyond the cap. */
-  thinned: number
-  /** Hourly rollups past their window. */
-  rollups: number
-}
-
-/**
- * Deletes raw events older than the window, then the oldest beyond the cap,
- * then old rollups. robots.txt versions and the fetch summary are kept: they
- * are small, and the report needs them to judge what remains. Run it from
- * the cron trigger.
- */
-export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<PruneResult> {
-  const rawCutoff = opts.now - (opts.rawRetentionDays ?? 30) * DAY_MS
-  const cap = Math.max(0, Math.trunc(opts.maxRawEvents ?? 1_000_000))
-  const rollupCutoff = opts.now - (opts.rollupRetentionDays ?? 400) * DAY_MS
-  const expired = await db.prepare('DELETE FROM events WHERE time < ?').bind(rawCutoff).run()
-  // The newest `cap` rows stay; everything ranked after them goes.
-  const thinned = await db
-    .prepare('DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY time DESC, id DESC LIMIT -1 OFFSET ?)')
-    .bind(cap)
-    .run()
-  const rollups = await db.prepare('DELETE FROM agent_hourly WHERE hour < ?').bind(rollupCutoff).run()
-  return { expired: expired.meta.changes, thinned: thinned.meta.changes, rollups: rollups.meta.changes }
 }

@@ -74,6 +74,8 @@ export interface RecorderOptions {
   log?: (message: string, error?: unknown) => void
   /** The clock. Default Date.now. */
   now?: () => number
+  /** The Analytics Engine dataset each written batch also goes to (writeEvents' `analytics`). Default: none. */
+  analytics?: () => AnalyticsEngineDataset | undefined
 }
 
 /** Below this many waiting events, the writer gathers for GATHER_MS before writing them: a D1 round trip costs more than its rows. */
@@ -190,7 +192,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     while (parts.length > 0) {
       const part = parts.shift()!
       try {
-        stats.written += await writeEvents(db, part)
+        stats.written += await writeEvents(db, part, { analytics: opts.analytics?.() })
       } catch (error) {
         const failure = classify(error)
         if (failure === 'retry') throw new RetryLater([part, ...parts].flat(), error)

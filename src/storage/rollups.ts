@@ -1,14 +1,31 @@
 /**
- * Pure shaping of events into ledger rows: the raw row, the hourly rollup and
- * the robots.txt-fetch summary. No I/O, so the arithmetic the report relies
- * on can be read (and tested) apart from D1.
+ * Pure shaping of events into what the ledger binds: the raw row, the
+ * compact fact the counters are built from, the agents, the robots.txt-fetch
+ * summary and the groups that applied. No I/O, so the arithmetic the report
+ * relies on can be read (and tested) apart from D1.
  */
 import type { EventAgent, JudgedRequest } from '../events.ts'
+import { knownClass, type RequestClass } from './classes.ts'
 
 export const HOUR_MS = 3_600_000
+export const DAY_MS = 86_400_000
 /** The event promises these bounds; enforced again so one bad event cannot fail a whole batch. */
 const MAX_PATH = 2048
 const MAX_USER_AGENT = 512
+
+/**
+ * Raw rows kept per agent, hour, host, verification and class; beyond it
+ * requests are counted, not kept. 200 an hour is 4,800 samples a day for
+ * each busy agent and class: plenty to look at, a bound on what is stored.
+ */
+export const SAMPLE_BUDGET = 200
+/**
+ * Distinct paths of disallowed requests with a row of their own in
+ * paths_daily, per day, host, agent, verification and class; further paths
+ * are added up under path ''. Enough for the most violated paths and each
+ * agent's examples, and a bound on what a report reads.
+ */
+export const PATH_CAP = 100
 
 /**
  * How the ledger and the report name an agent: its registry id when it has
@@ -23,7 +40,17 @@ export function hourOf(time: number): number {
   return Math.floor(time / HOUR_MS) * HOUR_MS
 }
 
-/** One row of `events`, keyed by column name (the ledger binds it as JSON). */
+/** Millisecond start of the UTC day holding `time`. */
+export function dayOf(time: number): number {
+  return Math.floor(time / DAY_MS) * DAY_MS
+}
+
+/** The crawlers an ambiguous header named besides the one judged (set by the guard), space-separated. */
+export function alsoOf(e: JudgedRequest): string | null {
+  return e.also && e.also.length > 0 ? e.also.join(' ') : null
+}
+
+/** One row of `events` as bound (the class and `counted` are added in SQL), keyed by column name. */
 export interface EventRow {
   readonly type: string
   readonly time: number
@@ -32,6 +59,7 @@ export interface EventRow {
   readonly agent_id: string | null
   readonly agent_tokens: string
   readonly agent_kind: string
+  readonly agent_also: string | null
   readonly operator: string | null
   readonly category: string | null
   readonly obeys_robots_txt: 0 | 1
@@ -53,9 +81,9 @@ export interface EventRow {
   readonly ip_hash: string | null
 }
 
-/** Column names of `events` in insert order (everything but `id`). */
+/** Column names of `events` that come from the event, in insert order. */
 export const EVENT_COLUMNS = [
-  'type', 'time', 'host', 'agent_key', 'agent_id', 'agent_tokens', 'agent_kind', 'operator', 'category',
+  'type', 'time', 'host', 'agent_key', 'agent_id', 'agent_tokens', 'agent_kind', 'agent_also', 'operator', 'category',
   'obeys_robots_txt', 'verification', 'method', 'path', 'user_agent', 'allowed', 'rule_type', 'rule_pattern',
   'rule_line', 'robots_group', 'mode', 'action', 'status', 'robots_version', 'country', 'asn', 'ip_hash',
 ] as const satisfies readonly (keyof EventRow)[]
@@ -70,6 +98,7 @@ export function toEventRow(e: JudgedRequest): EventRow {
     agent_id: e.agent.id ?? null,
     agent_tokens: e.agent.tokens.join(' '),
     agent_kind: e.agent.kind,
+    agent_also: alsoOf(e),
     operator: e.agent.operator ?? null,
     category: e.agent.category ?? null,
     obeys_robots_txt: e.agent.obeysRobotsTxt ? 1 : 0,
@@ -92,43 +121,63 @@ export function toEventRow(e: JudgedRequest): EventRow {
   }
 }
 
-/** One row of `agent_hourly`: counts to add to what is stored. */
-export interface HourlyRollup {
-  readonly host: string
-  readonly hour: number
-  readonly agent_key: string
-  readonly verification: string
-  readonly operator: string | null
-  readonly category: string | null
-  requests: number
-  disallowed: number
-  blocked: number
-  robots_fetches: number
+/**
+ * What the counters need of one event, in short keys (bound once per
+ * statement): agent, operator, host, verification, version, time, known
+ * class, previous version's verdict, blocked, type, path, tokens, rule.
+ */
+export interface Fact {
+  readonly a: string
+  readonly o: string | null
+  readonly h: string
+  readonly v: string
+  readonly r: string
+  readonly t: number
+  readonly c: RequestClass | null
+  readonly p: 0 | 1 | null
+  readonly b: 0 | 1
+  readonly q: 0 | 1
+  readonly pa: string
+  readonly tk: string
+  readonly rl: number | null
+  readonly rt: string | null
+  readonly rp: string | null
 }
 
-/** Sums `events` per host, hour, agent and verification, so a batch upserts each key once. */
-export function rollUp(events: readonly JudgedRequest[]): HourlyRollup[] {
-  const byKey = new Map<string, HourlyRollup>()
+/** The fact for `e`; `previousAllowed` is the isolate's re-check against the previous version (null: not known). */
+export function toFact(e: JudgedRequest, previousAllowed: boolean | null): Fact {
+  return {
+    a: agentKey(e.agent), o: e.agent.operator ?? null, h: e.host, v: e.verification, r: e.robotsVersion, t: Math.trunc(e.time),
+    c: knownClass(e), p: previousAllowed === null ? null : previousAllowed ? 1 : 0, b: e.action === 'block' ? 1 : 0,
+    q: e.type === 'request' ? 1 : 0, pa: e.path.slice(0, MAX_PATH), tk: e.agent.tokens.join(' '),
+    rl: e.rule?.line ?? null, rt: e.rule?.type ?? null, rp: e.rule?.pattern ?? null,
+  }
+}
+
+/** One row of `agents`: the agent as this batch first saw it. */
+export interface AgentRow {
+  readonly agent_key: string
+  readonly agent_id: string | null
+  readonly kind: string
+  readonly operator: string | null
+  readonly category: string | null
+  readonly obeys_robots_txt: 0 | 1
+  first_seen: number
+}
+
+/** The distinct agents in `events`, each with its earliest time. */
+export function agentsOf(events: readonly JudgedRequest[]): AgentRow[] {
+  const byKey = new Map<string, AgentRow>()
   for (const e of events) {
     const key = agentKey(e.agent)
-    const hour = hourOf(e.time)
-    const id = `${e.host}\n${hour}\n${key}\n${e.verification}`
-    let row = byKey.get(id)
-    if (!row) {
-      row = {
-        host: e.host, hour, agent_key: key, verification: e.verification,
-        operator: e.agent.operator ?? null, category: e.agent.category ?? null,
-        requests: 0, disallowed: 0, blocked: 0, robots_fetches: 0,
-      }
-      byKey.set(id, row)
+    const row = byKey.get(key)
+    if (row) row.first_seen = Math.min(row.first_seen, Math.trunc(e.time))
+    else {
+      byKey.set(key, {
+        agent_key: key, agent_id: e.agent.id ?? null, kind: e.agent.kind, operator: e.agent.operator ?? null,
+        category: e.agent.category ?? null, obeys_robots_txt: e.agent.obeysRobotsTxt ? 1 : 0, first_seen: Math.trunc(e.time),
+      })
     }
-    if (e.type === 'robots-txt') {
-      row.robots_fetches++
-      continue
-    }
-    row.requests++
-    if (!e.allowed) row.disallowed++
-    if (e.action === 'block') row.blocked++
   }
   return [...byKey.values()]
 }
@@ -147,6 +196,9 @@ export interface FetchSummary {
 /**
  * Sums the robots.txt fetches in `events`. Spoofed fetches are left out: a
  * fake Googlebot reading robots.txt says nothing about what Google has read.
+ * A claim that could not be checked (`unknown`) is most likely the crawler
+ * it names, and its fetch is kept: leaving it out could only make a crawler
+ * that did read the rules look as if it never had.
  */
 export function summariseFetches(events: readonly JudgedRequest[]): FetchSummary[] {
   const byKey = new Map<string, FetchSummary>()
@@ -166,6 +218,37 @@ export function summariseFetches(events: readonly JudgedRequest[]): FetchSummary
         first_fetch: time, last_fetch: time, fetches: 1,
       })
     }
+  }
+  return [...byKey.values()]
+}
+
+/** One row of `agent_groups`. */
+export interface GroupRow {
+  readonly agent_key: string
+  readonly day: number
+  readonly robots_version: string
+  readonly robots_group: string
+}
+
+/** The distinct groups that applied to genuine claims' requests, per day. */
+export function groupsOf(events: readonly JudgedRequest[]): GroupRow[] {
+  const byKey = new Map<string, GroupRow>()
+  for (const e of events) {
+    if (e.type !== 'request' || e.group === null || (e.verification !== 'verified' && e.verification !== 'unverified')) continue
+    const row: GroupRow = { agent_key: agentKey(e.agent), day: dayOf(e.time), robots_version: e.robotsVersion, robots_group: e.group }
+    byKey.set(`${row.agent_key}\n${row.day}\n${row.robots_version}\n${row.robots_group}`, row)
+  }
+  return [...byKey.values()]
+}
+
+/** The distinct (host, version, day) in `events`, for robots_versions.last_used. */
+export function versionDaysOf(events: readonly JudgedRequest[]): { h: string; r: string; d: number }[] {
+  const byKey = new Map<string, { h: string; r: string; d: number }>()
+  for (const e of events) {
+    const d = dayOf(e.time)
+    const id = `${e.host}\n${e.robotsVersion}`
+    const seen = byKey.get(id)
+    if (!seen || seen.d < d) byKey.set(id, { h: e.host, r: e.robotsVersion, d })
   }
   return [...byKey.values()]
 }

@@ -1,9 +1,10 @@
-// Tests of `report`: the local D1 is written by wrangler itself (`d1
-// migrations apply` and `d1 execute --local --persist-to`, as `npm run dev`
-// writes it) in a temporary directory, then read by the command, which runs
-// the Worker's own report routes over it. `--url` is tested with an injected fetch.
+// Tests of `report`: the local D1 is migrated by wrangler itself (`d1
+// migrations apply --local --persist-to`, as `npm run dev` does) in a
+// temporary directory and written through the ledger's own write path over
+// wrangler's platform proxy, then read by the command, which runs the
+// Worker's own report routes over it. `--url` is tested with an injected fetch.
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -12,7 +13,6 @@ import { CliError, UsageError } from '../../scripts/cli/errors.ts'
 import { run } from '../../scripts/cli/main.ts'
 import { report, type ReportDocument } from '../../scripts/cli/report.ts'
 import type { JudgedRequest } from '../../src/events.ts'
-import { EVENT_COLUMNS, summariseFetches, toEventRow } from '../../src/storage/rollups.ts'
 import { ccbot, fetched, gptbot, HOUR, judged } from '../report/fixtures.ts'
 import { captureIo, jsonOf } from './io.ts'
 
@@ -22,11 +22,15 @@ const wrangler = (...args: string[]) => promisify(execFile)('node_modules/.bin/w
 let dir = ''
 const now = Date.now()
 
-/** Rows as SQL, unpacked from one JSON literal as the ledger binds them (src/storage/ledger.ts). */
-function insertSql(table: string, columns: readonly string[], rows: readonly object[]): string {
-  const json = JSON.stringify(rows).replaceAll("'", "''")
-  return `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${columns.map((c) => `value ->> '$.${c}'`).join(', ')} FROM json_each('${json}');`
+/**
+ * src/storage/ledger.ts, loaded at run time: a Workers module (typed against
+ * D1's runtime types, which the Node typecheck does not load), so the one
+ * function used is restated here.
+ */
+interface LedgerModule {
+  writeEvents(db: unknown, events: readonly JudgedRequest[]): Promise<number>
 }
+const LEDGER_MODULE = new URL('../../src/storage/ledger.ts', import.meta.url).href
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'robots-edge-report-'))
@@ -38,15 +42,19 @@ beforeAll(async () => {
     at(1, { agent: { tokens: ['inkbot'], kind: 'bot', obeysRobotsTxt: true, operator: 'Ink\x1b[31m Corp \u202eevil' }, path: '/' }),
     at(1, { path: '/admin/x', allowed: false, verification: 'spoofed' }),
   ]
-  const seed = join(dir, 'seed.sql')
-  await writeFile(seed, [
-    insertSql('events', EVENT_COLUMNS, events.map(toEventRow)),
-    insertSql('robots_fetches', ['host', 'agent_key', 'robots_version', 'operator', 'first_fetch', 'last_fetch', 'fetches'], summariseFetches(events)),
-    // An outage the recorder counted (src/storage/losses.ts).
-    `INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES ('a1b2c3d4-1', ${now - 3 * HOUR}, ${now - 3 * HOUR + 600_000}, 1234, ${now});`,
-  ].join('\n'))
   await wrangler('d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir)
-  await wrangler('d1', 'execute', 'DB', '--local', '--persist-to', dir, '--file', seed)
+  const { getPlatformProxy } = await import('wrangler')
+  const proxy = await getPlatformProxy<{ DB: unknown }>({ persist: { path: `${dir}/v3` }, remoteBindings: false })
+  try {
+    const { writeEvents } = (await import(LEDGER_MODULE)) as LedgerModule
+    expect(await writeEvents(proxy.env.DB, events)).toBe(events.length)
+    // An outage the recorder counted (src/storage/losses.ts).
+    const db = proxy.env.DB as { prepare(sql: string): { bind(...values: unknown[]): { run(): Promise<unknown> } } }
+    await db.prepare('INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?, ?, ?, ?, ?)')
+      .bind('a1b2c3d4-1', now - 3 * HOUR, now - 3 * HOUR + 600_000, 1234, now).run()
+  } finally {
+    await proxy.dispose()
+  }
 }, 120_000)
 
 afterAll(async () => {
@@ -94,6 +102,19 @@ describe('report: the local D1', { timeout: 60_000 }, () => {
     const recent = captureIo()
     await report({ persistTo: dir, since: '3h', agent: 'ccbot', json: true }, recent)
     expect((jsonOf(recent) as unknown as ReportDocument).agents.map((a) => a.agentKey)).toEqual(['ccbot'])
+  })
+
+  it('takes --agent in any case, as product tokens compare (issue 8 §3)', async () => {
+    const io = captureIo()
+    await report({ persistTo: dir, agent: 'GPTBot', json: true }, io)
+    expect((jsonOf(io) as unknown as ReportDocument).agents.map((a) => [a.agentKey, a.verdict])).toEqual([['gptbot', 'ignores robots.txt']])
+  })
+
+  it('says what the window covers, and states the evidence rule under the table', async () => {
+    const io = captureIo()
+    await report({ persistTo: dir }, io)
+    expect(io.text()).toMatch(/^Coverage: counts cover the full 7 days \(the ledger holds nothing before \d{4}-\d\d-\d\d\); request samples cover the full range;/m)
+    expect(io.text()).toContain('ignores robots.txt: at least 3 counted violations and 1 % of its requests; fewer are isolated violations.')
   })
 
   it('refuses a bad filter with the API\'s own message, as a usage error', async () => {

@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs'
 import { request } from 'node:http'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EVENT_COLUMNS } from '../../src/storage/rollups.ts'
 import { startBuiltWorker, type RunningWorker } from './worker.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -53,23 +52,25 @@ async function api<T>(path: string): Promise<T> {
 }
 
 /**
- * Three days of history: copies of the live rows moved back hour by hour,
- * so the timeline has something to draw. Copied in SQL, column by column.
+ * Three days of history: the live hour's counters copied back hour by hour,
+ * so the timeline has something to draw. The report reads counters only
+ * (issue 9); the raw rows stay the live ones, for the drill-down.
  */
 async function addHistory(liveSince: number): Promise<void> {
-  const columns = EVENT_COLUMNS.join(', ')
-  const shifted = EVENT_COLUMNS.map((c) => (c === 'time' ? 'time - ?' : c)).join(', ')
-  const copy = (hoursAgo: number, agent: string, allowed: 0 | 1, limit: number) => ({
-    sql: `INSERT INTO events (${columns}) SELECT ${shifted} FROM events
-          WHERE agent_key = ? AND type = 'request' AND allowed = ? AND time >= ? ORDER BY id LIMIT ?`,
-    params: [hoursAgo * 3_600_000, agent, allowed, liveSince, limit],
+  const liveHour = Math.floor(liveSince / 3_600_000) * 3_600_000
+  const copy = (hoursAgo: number, agent: string, classes: string) => ({
+    sql: `INSERT INTO counts_hourly (agent_key, hour, host, verification, class, requests, blocked, sampled, first_time, last_time)
+          SELECT agent_key, hour - ?1, host, verification, class, requests, blocked, 0, first_time - ?1, last_time - ?1 FROM counts_hourly
+          WHERE agent_key = ?2 AND hour >= ?3 AND class IN (SELECT value FROM json_each(?4))
+          ON CONFLICT (agent_key, hour, host, verification, class) DO UPDATE SET requests = requests + excluded.requests`,
+    params: [hoursAgo * 3_600_000, agent, liveHour, classes],
   })
   const statements = []
   for (let h = 1; h <= 72; h++) {
-    statements.push(copy(h, 'googlebot', 1, 2 + (h % 3)), copy(h, 'bingbot', 1, 1 + (h % 2)))
-    if (h % 5 === 0) statements.push(copy(h, 'bingbot', 0, 1))
-    if (h % 7 === 0) statements.push(copy(h, 'gptbot', 0, 2))
-    if (h % 11 === 0) statements.push(copy(h, 'ccbot', 0, 1))
+    statements.push(copy(h, 'googlebot', '["allowed"]'), copy(h, 'bingbot', '["allowed"]'))
+    if (h % 5 === 0) statements.push(copy(h, 'bingbot', '["afterFetch"]'))
+    if (h % 7 === 0) statements.push(copy(h, 'gptbot', '["afterFetch"]'))
+    if (h % 11 === 0) statements.push(copy(h, 'ccbot', '["neverFetched"]'))
   }
   await worker.batch(statements)
 }
@@ -90,6 +91,9 @@ beforeAll(async () => {
   await send('/robots.txt', UA.googlebot)
   await send('/blog/#', UA.googlebot, 24)
   await send('/private/memo-#', UA.googlebot, 2)
+  // Bingbot reads the rules first: in the first 24 hours robots-edge serves a
+  // host, disallowed requests by a crawler that never did are not counted.
+  await send('/robots.txt', UA.bingbot)
   await send('/products/#', UA.bingbot, 22)
   await send('/admin/settings-#', UA.bingbot, 3)
   await send('/data/#.json', UA.ccbot, 2)
@@ -135,6 +139,12 @@ describe('the dashboard in Chromium', () => {
     const agents = await page.locator('#agents tbody tr td:first-child').allTextContents()
     expect(agents.sort()).toEqual(['bingbot', 'ccbot', 'evilbot', 'googlebot', 'gptbot'])
     await expect.poll(() => page.locator('#agents tbody tr', { hasText: 'bingbot' }).textContent()).toContain('ignores robots.txt')
+    // Googlebot's two disallowed requests in 26 are isolated (issue 8 §3), and the page states the rule.
+    await expect.poll(() => page.locator('#agents tbody tr', { hasText: 'googlebot' }).textContent()).toContain('isolated violations')
+    expect(await page.locator('#rule summary').textContent()).toBe('How verdicts are decided')
+    expect(await page.locator('#rule').textContent()).toContain('at least 3 counted violations, making at least 1 % of its judged requests')
+    await expect.poll(() => page.locator('#coverage').textContent()).toMatch(/^Coverage: counts cover the full 7 days/)
+    await expect.poll(() => page.locator('#status').textContent()).toContain('source: D1 ledger, exact counts')
 
     // uPlot draws each chart on a canvas, sized to its container.
     for (const id of ['#chart-timeline', '#chart-agents']) {
@@ -142,6 +152,12 @@ describe('the dashboard in Chromium', () => {
       await expect.poll(async () => (await page.locator(`${id} .uplot canvas`).first().boundingBox())?.height ?? 0, { message: id }).toBeGreaterThan(150)
     }
     await expect.poll(() => page.locator('#rules tbody tr').first().textContent()).toMatch(/Disallow: \/\S*\d+/)
+
+    // An isolated verdict opens the requests behind it.
+    await page.locator('#agents tbody tr', { hasText: 'googlebot' }).click()
+    await expect.poll(() => page.locator('#drill-title').textContent()).toBe('Requests behind the counted violations · googlebot')
+    await expect.poll(() => page.locator('#drill-table tbody tr').count()).toBe(2)
+    expect(await page.locator('#drill-table tbody tr').allTextContents()).toEqual([expect.stringContaining('/private/memo-1'), expect.stringContaining('/private/memo-0')])
 
     await page.locator('#agents tbody tr', { hasText: 'evilbot' }).click()
     const drill = page.locator('#drill-table tbody tr')

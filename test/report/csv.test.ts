@@ -41,26 +41,30 @@ describe('csvCell', () => {
 
 describe('toCsv', () => {
   const report = buildReport({
-    filter: { since: T0, until: T0 + 1 },
-    agents: [{
-      agentKey: '=cmd', spoofed: false, agentId: null, operator: null, category: null, kind: 'bot', declaredObeys: false,
-      requests: 3, disallowed: 1, blocked: 0, verified: 0, robotsFetches: 0, lastRobotsFetch: null,
-    }],
-    violations: [{
-      agentKey: '=cmd', spoofed: false, host: 'example.com', robotsVersion: 'v1', tokens: ['=cmd'], path: '/a,b', rule: null,
-      hour: T0, count: 1, first: T0, last: T0, inGraceWindow: false, readVersion: false, readHost: false,
-    }],
-    versions: [], texts: new Map(), groupUses: [], hourly: [], truncated: false,
+    filter: { since: T0, until: T0 + 1 }, source: 'd1',
+    agents: [{ agentKey: '=cmd', agentId: null, operator: null, category: null, kind: 'bot', declaredObeys: false }, { agentKey: 'curl', agentId: null, operator: null, category: null, kind: 'tool', declaredObeys: false }],
+    counts: [
+      { agentKey: '=cmd', verification: 'unverified', cls: 'allowed', requests: 2, blocked: 0, sampled: 2, first: T0, last: T0 },
+      { agentKey: '=cmd', verification: 'unverified', cls: 'neverFetched', requests: 1, blocked: 0, sampled: 1, first: T0, last: T0 },
+      { agentKey: 'curl', verification: 'unverified', cls: 'allowed', requests: 1, blocked: 0, sampled: 1, first: T0, last: T0 },
+      { agentKey: '=cmd', verification: 'unknown', cls: 'unknown', requests: 1, blocked: 0, sampled: 1, first: T0, last: T0 },
+    ],
+    paths: [{ cls: 'neverFetched', agentKey: '=cmd', host: 'example.com', path: '/a,b', requests: 1 }],
+    rules: [], groupUses: [], texts: new Map(), timeline: [], timelineBin: 3_600_000,
+    coverage: { counts: { since: T0, until: T0 }, samples: null, paths: { since: T0, until: T0, other: 0 }, summary: '' },
   })
 
-  it('writes a header and one CRLF-terminated row per agent', () => {
+  it('writes a header and one CRLF-terminated row per agent, tool and claim', () => {
     const lines = toCsv(report).split('\r\n')
-    expect(lines).toHaveLength(3)
+    expect(lines).toHaveLength(5)
     expect(lines[0]).toMatch(/^section,agent,operator,category,verdict,reason,requests,/)
-    expect(lines[2]).toBe('')
+    expect(lines[0]).toMatch(/,new_host,unclassified,last_seen$/)
+    expect(lines[4]).toBe('')
     expect(lines[1]).toBe(
-      "agent,'=cmd,,,not enough data,only 3 judged requests (20 needed),3,1,0,0,0,1,0,1," +
-        '2026-01-05T10:00:00.000Z,2026-01-05T10:00:00.000Z,0,,0,"/a,b"',
+      "agent,'=cmd,,,not enough data,\"only 3 judged requests (20 needed), 1 disallowed request without fetching robots.txt\",3,1,0,0,0,1,0,1," +
+        '2026-01-05T10:00:00.000Z,2026-01-05T10:00:00.000Z,0,,0,"/a,b",0,0,2026-01-05T10:00:00.000Z',
     )
+    expect(lines[2]).toMatch(/^tool,curl,/)
+    expect(lines[3]).toMatch(/^unchecked,'=cmd,,,claims that could not be checked \(not counted against the agent\),,1,1,/)
   })
 })

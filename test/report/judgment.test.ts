@@ -1,184 +1,146 @@
-// Unit tests of the pure judgment (src/report/judgment.ts), in plain Node.
+// Unit tests of the pure judgment (src/report/judgment.ts, verdict.ts), in
+// plain Node: counter rows in, verdicts out.
 import { describe, expect, it } from 'vitest'
-import {
-  buildReport, classifyViolation, createRechecker, GRACE_MS, MIN_JUDGED_REQUESTS, previousVersion, verdictFor,
-} from '../../src/report/judgment.ts'
-import type { AgentTotalsRow, ReportInput, VersionRow, ViolationGroup } from '../../src/report/types.ts'
-import { DAY, HOUR, T0 } from './fixtures.ts'
+import { buildReport, GRACE_MS, groupRestricts } from '../../src/report/judgment.ts'
+import type { AgentInfo, CounterRow, ReportInput } from '../../src/report/types.ts'
+import { MIN_JUDGED_REQUESTS, REPEATED_AT_LEAST, REPEATED_SHARE, verdictFor } from '../../src/report/verdict.ts'
+import { HOUR, T0 } from './fixtures.ts'
 
-const versions: VersionRow[] = [
-  { host: 'example.com', hash: 'v1', firstServed: T0 - 20 * DAY },
-  { host: 'example.com', hash: 'v2', firstServed: T0 - 10 * DAY },
-  { host: 'example.com', hash: 'v3', firstServed: T0 },
-  { host: 'other.example', hash: 'o1', firstServed: T0 - DAY },
-]
 const texts = new Map([
   ['v2', 'User-agent: *\nDisallow: /admin/\n\nUser-agent: CCBot\nDisallow: /\n'],
   ['v3', 'User-agent: *\nDisallow: /admin/\nDisallow: /drafts/\n'],
   ['empty', 'User-agent: *\nDisallow:\n'],
 ])
 
-function group(overrides: Partial<ViolationGroup> = {}): ViolationGroup {
+const info = (agentKey: string, o: Partial<AgentInfo> = {}): AgentInfo => ({
+  agentKey, agentId: agentKey, kind: 'bot', operator: `${agentKey} Inc.`, category: 'AI Crawler', declaredObeys: true, ...o,
+})
+
+function row(agentKey: string, cls: CounterRow['cls'], requests: number, o: Partial<CounterRow> = {}): CounterRow {
+  return { agentKey, verification: 'verified', cls, requests, blocked: 0, sampled: requests, first: T0, last: T0 + HOUR, ...o }
+}
+
+function input(o: Partial<ReportInput> = {}): ReportInput {
   return {
-    agentKey: 'gptbot', spoofed: false, host: 'example.com', robotsVersion: 'v3', tokens: ['gptbot'], path: '/drafts/a',
-    rule: { type: 'disallow', pattern: '/drafts/', line: 3 }, hour: T0 + HOUR, count: 1, first: T0 + HOUR, last: T0 + HOUR,
-    inGraceWindow: false, readVersion: false, readHost: false, ...overrides,
+    filter: { since: T0, until: T0 + 7 * 24 * HOUR }, source: 'd1', agents: [], counts: [], paths: [], rules: [], groupUses: [],
+    texts, timeline: [], timelineBin: HOUR,
+    coverage: { counts: { since: T0, until: T0 }, samples: null, paths: { since: T0, until: T0, other: 0 }, summary: '' }, ...o,
   }
 }
 
-function totals(overrides: Partial<AgentTotalsRow> = {}): AgentTotalsRow {
-  return {
-    agentKey: 'gptbot', spoofed: false, agentId: 'gptbot', operator: 'OpenAI', category: 'AI Crawler', kind: 'bot', declaredObeys: true,
-    requests: 30, disallowed: 0, blocked: 0, verified: 15, robotsFetches: 1, lastRobotsFetch: T0, ...overrides,
-  }
-}
-
-function input(overrides: Partial<ReportInput> = {}): ReportInput {
-  return {
-    filter: { since: T0 - DAY, until: T0 + DAY }, agents: [], violations: [], versions, texts,
-    groupUses: [], hourly: [], truncated: false, ...overrides,
-  }
-}
-
-describe('previousVersion', () => {
-  it('is the version of the same host served just before', () => {
-    expect(previousVersion(versions, 'example.com', 'v3')?.hash).toBe('v2')
-    expect(previousVersion(versions, 'example.com', 'v2')?.hash).toBe('v1')
-    expect(previousVersion(versions, 'example.com', 'v1')).toBeUndefined()
-    expect(previousVersion(versions, 'other.example', 'o1')).toBeUndefined()
-    expect(previousVersion(versions, 'example.com', 'unknown')).toBeUndefined()
-  })
+const v = (c: Partial<Record<'afterFetch' | 'staleCopy' | 'neverFetched' | 'grace' | 'newHost', number>>) => ({
+  afterFetch: 0, staleCopy: 0, neverFetched: 0, grace: 0, newHost: 0, ...c,
 })
 
-describe('createRechecker', () => {
-  const recheck = createRechecker(versions, texts)
-
-  it('re-runs the engine on the previous version for that agent’s tokens', () => {
-    expect(recheck.previousAllowed(group())).toBe(true)
-    expect(recheck.previousAllowed(group({ path: '/admin/x' }))).toBe(false)
-    // v2 shut CCBot out entirely.
-    expect(recheck.previousAllowed(group({ tokens: ['ccbot'] }))).toBe(false)
+describe('the evidence rule (issue 8 §3)', () => {
+  it('states its numbers: 3 violations, 1 % of the requests, 20 requests, RFC 9309 §2.4 24 hours', () => {
+    expect([REPEATED_AT_LEAST, REPEATED_SHARE, MIN_JUDGED_REQUESTS, GRACE_MS]).toEqual([3, 0.01, 20, 86_400_000])
   })
 
-  it('excuses nothing it cannot re-check', () => {
-    // v1's text is unknown; o1 has no predecessor.
-    expect(recheck.previousAllowed(group({ robotsVersion: 'v2' }))).toBe(false)
-    expect(recheck.previousAllowed(group({ host: 'other.example', robotsVersion: 'o1' }))).toBe(false)
+  it('calls fewer than 3 counted violations isolated, even after fetching robots.txt', () => {
+    expect(verdictFor({ requests: 197, violations: v({ afterFetch: 1 }), restricted: true })).toEqual({
+      verdict: 'isolated violations', reason: '1 counted violation in 197 judged requests: fewer than 3, or under 1 % of its requests, is not a pattern',
+    })
+    expect(verdictFor({ requests: 3, violations: v({ staleCopy: 2 }), restricted: false }).verdict).toBe('isolated violations')
   })
 
-  it('tells whether a group disallows anything', () => {
-    expect(recheck.groupRestricts('v3', '*')).toBe(true)
-    expect(recheck.groupRestricts('v2', 'ccbot')).toBe(true)
-    expect(recheck.groupRestricts('v2', 'gptbot')).toBe(false)
-    expect(recheck.groupRestricts('empty', '*')).toBe(false)
-    expect(recheck.groupRestricts('unknown', '*')).toBe(false)
-  })
-})
-
-describe('classifyViolation', () => {
-  const allowedBefore = () => true
-  const disallowedBefore = () => false
-
-  it('grants grace only within the window, when the previous version allowed it, to an agent that had not read the new one', () => {
-    expect(classifyViolation(group({ inGraceWindow: true }), allowedBefore)).toBe('grace')
-    expect(classifyViolation(group({ inGraceWindow: true, readHost: true }), allowedBefore)).toBe('grace')
-    expect(classifyViolation(group({ inGraceWindow: true, readVersion: true, readHost: true }), allowedBefore)).toBe('afterFetch')
-    expect(classifyViolation(group({ inGraceWindow: true, readHost: true }), disallowedBefore)).toBe('staleCopy')
-    expect(classifyViolation(group({ inGraceWindow: false, readHost: true }), allowedBefore)).toBe('staleCopy')
+  it('calls violations under 1 % of the requests isolated, however many', () => {
+    expect(verdictFor({ requests: 10_000, violations: v({ afterFetch: 99 }), restricted: true }).verdict).toBe('isolated violations')
+    expect(verdictFor({ requests: 10_000, violations: v({ afterFetch: 100 }), restricted: true }).verdict).toBe('ignores robots.txt')
   })
 
-  it('otherwise sorts by what the agent had read', () => {
-    expect(classifyViolation(group({ readVersion: true, readHost: true }), disallowedBefore)).toBe('afterFetch')
-    expect(classifyViolation(group({ readHost: true }), disallowedBefore)).toBe('staleCopy')
-    expect(classifyViolation(group(), disallowedBefore)).toBe('neverFetched')
+  it('says ignores robots.txt on repeated evidence, naming every counted violation', () => {
+    expect(verdictFor({ requests: 24, restricted: true, violations: v({ afterFetch: 4, neverFetched: 20 }) })).toEqual({
+      verdict: 'ignores robots.txt', reason: '4 disallowed requests after fetching robots.txt, and 20 more before any fetch',
+    })
+    expect(verdictFor({ requests: 30, restricted: true, violations: v({ neverFetched: 3 }) })).toEqual({
+      verdict: 'ignores robots.txt', reason: '3 disallowed requests in 30 judged requests, without fetching robots.txt for that host first',
+    })
   })
 
-  it('uses the RFC 9309 §2.4 24-hour cache limit', () => {
-    expect(GRACE_MS).toBe(86_400_000)
-  })
-})
-
-describe('verdictFor', () => {
-  const v = (c: Partial<Record<'afterFetch' | 'staleCopy' | 'neverFetched' | 'grace', number>>) => {
-    const all = { afterFetch: 0, staleCopy: 0, neverFetched: 0, grace: 0, ...c }
-    return { ...all, counted: all.afterFetch + all.staleCopy + all.neverFetched }
-  }
-
-  it('one violation after reading robots.txt is enough, whatever the volume', () => {
-    expect(verdictFor({ requests: 1, violations: v({ afterFetch: 1 }), restricted: true }).verdict).toBe('ignores robots.txt')
-    expect(verdictFor({ requests: 3, violations: v({ staleCopy: 2 }), restricted: false }).verdict).toBe('ignores robots.txt')
-  })
-
-  it('violations without reading need the minimum volume', () => {
+  it('needs the minimum volume before violations without any fetch say anything', () => {
     expect(verdictFor({ requests: MIN_JUDGED_REQUESTS - 1, violations: v({ neverFetched: 5 }), restricted: true }).verdict).toBe('not enough data')
-    expect(verdictFor({ requests: MIN_JUDGED_REQUESTS, violations: v({ neverFetched: 1 }), restricted: true }).verdict).toBe('ignores robots.txt')
+    expect(verdictFor({ requests: MIN_JUDGED_REQUESTS, violations: v({ neverFetched: 1 }), restricted: true }).verdict).toBe('isolated violations')
   })
 
-  it('complies only with enough requests and a rule that restricted it; grace is not held against it', () => {
+  it('complies only with enough requests and a rule that restricted it; grace and a new host are not held against it', () => {
     expect(verdictFor({ requests: MIN_JUDGED_REQUESTS - 1, violations: v({}), restricted: true })).toEqual({
       verdict: 'not enough data', reason: `only ${MIN_JUDGED_REQUESTS - 1} judged requests (${MIN_JUDGED_REQUESTS} needed)`,
     })
     expect(verdictFor({ requests: 500, violations: v({}), restricted: false }).verdict).toBe('not enough data')
-    expect(verdictFor({ requests: 20, violations: v({ grace: 3 }), restricted: true })).toEqual({
-      verdict: 'complies', reason: '20 judged requests and no counted violation; 3 requests within 24 h of a rule change not counted',
+    expect(verdictFor({ requests: 20, violations: v({ grace: 3, newHost: 2 }), restricted: true })).toEqual({
+      verdict: 'complies',
+      reason: '20 judged requests and no counted violation; 3 requests within 24 h of a rule change and 2 requests in the first 24 h robots-edge served the host not counted',
     })
+  })
+})
+
+describe('groupRestricts', () => {
+  it('tells whether a group of a version disallows anything', () => {
+    expect(groupRestricts(texts, 'v3', '*')).toBe(true)
+    expect(groupRestricts(texts, 'v2', 'ccbot')).toBe(true)
+    expect(groupRestricts(texts, 'v2', 'gptbot')).toBe(false)
+    expect(groupRestricts(texts, 'empty', '*')).toBe(false)
+    expect(groupRestricts(texts, 'unknown', '*')).toBe(false)
   })
 })
 
 describe('buildReport', () => {
-  it('keeps spoofed claims apart from the agent they imitate', () => {
+  it('adds up the classes per agent and keeps spoofed and unchecked claims apart', () => {
     const report = buildReport(input({
-      agents: [totals({ agentKey: 'googlebot', operator: 'Google' }), totals({ agentKey: 'googlebot', operator: 'Google', spoofed: true, requests: 9, verified: 0 })],
-      violations: [group({ agentKey: 'googlebot', spoofed: true, count: 9, path: '/admin/' })],
+      agents: [info('googlebot', { operator: 'Google' })],
+      counts: [
+        row('googlebot', 'allowed', 25), row('googlebot', 'robotsTxt', 2, { last: T0 + 2 * HOUR }),
+        row('googlebot', 'allowed', 5, { verification: 'unverified' }),
+        row('googlebot', 'spoofed', 9, { verification: 'spoofed', first: T0 + 5, last: T0 + 9 }),
+        row('googlebot', 'allowed', 4, { verification: 'unknown' }), row('googlebot', 'unknown', 6, { verification: 'unknown' }),
+      ],
+      paths: [{ cls: 'spoofed', agentKey: 'googlebot', host: 'example.com', path: '/admin/', requests: 9 }],
       groupUses: [{ agentKey: 'googlebot', robotsVersion: 'v3', group: '*' }],
     }))
     expect(report.agents.map((a) => [a.agentKey, a.verdict])).toEqual([['googlebot', 'complies']])
-    expect(report.agents[0]?.evidence.verifiedShare).toBe(0.5)
+    expect(report.agents[0]?.evidence).toMatchObject({ requests: 30, robotsFetches: 2, lastRobotsFetch: T0 + 2 * HOUR, verifiedShare: 25 / 30, restricted: true })
     expect(report.spoofed).toEqual([{
-      agentKey: 'googlebot', operator: 'Google', requests: 9, violations: 9, firstViolation: T0 + HOUR, lastViolation: T0 + HOUR, examplePaths: ['/admin/'],
+      agentKey: 'googlebot', operator: 'Google', requests: 9, violations: 9, firstViolation: T0 + 5, lastViolation: T0 + 9, examplePaths: ['/admin/'], lastSeen: T0 + 9,
     }])
-    expect(report.totals).toMatchObject({ requests: 30, violations: 0, spoofedRequests: 9, spoofedViolations: 9 })
+    expect(report.unchecked).toEqual([expect.objectContaining({ agentKey: 'googlebot', requests: 10, violations: 6 })])
+    expect(report.totals).toMatchObject({ requests: 30, violations: 0, spoofedRequests: 9, spoofedViolations: 9, uncheckedRequests: 10, uncheckedViolations: 6, truncated: false })
   })
 
-  it('puts ignoring agents first, with evidence, rules, paths and a timeline', () => {
+  it('puts ignoring agents first, then isolated ones, and lists tools apart', () => {
     const report = buildReport(input({
-      agents: [totals({ agentKey: 'quietbot', requests: 100 }), totals({ requests: 25 })],
-      violations: [
-        group({ path: '/drafts/a', count: 4, first: T0 + HOUR, last: T0 + HOUR + 10, readVersion: true, readHost: true }),
-        group({ path: '/drafts/b', count: 2, hour: T0 + 2 * HOUR, first: T0 + 2 * HOUR, last: T0 + 2 * HOUR + 5, readVersion: true, readHost: true }),
-        group({ path: '/drafts/c', count: 7, inGraceWindow: true }),
+      agents: [info('quietbot'), info('gptbot'), info('strayer'), info('curl', { kind: 'tool' })],
+      counts: [
+        row('quietbot', 'allowed', 100), row('gptbot', 'allowed', 22), row('gptbot', 'afterFetch', 6),
+        row('strayer', 'allowed', 300), row('strayer', 'neverFetched', 2), row('curl', 'allowed', 20), row('curl', 'neverFetched', 10),
       ],
-      hourly: [{ hour: T0 + HOUR, requests: 60 }, { hour: T0 + 3 * HOUR, requests: 65 }],
-      truncated: true,
+      paths: [
+        { cls: 'afterFetch', agentKey: 'gptbot', host: 'example.com', path: '/drafts/a', requests: 4 },
+        { cls: 'afterFetch', agentKey: 'gptbot', host: 'example.com', path: '/drafts/b', requests: 2 },
+        { cls: 'afterFetch', agentKey: 'gptbot', host: 'example.com', path: '', requests: 7 },
+        { cls: 'neverFetched', agentKey: 'curl', host: 'example.com', path: '/admin/', requests: 10 },
+      ],
     }))
-    expect(report.agents.map((a) => a.agentKey)).toEqual(['gptbot', 'quietbot'])
-    const a = report.agents[0]!
-    expect(a.evidence).toMatchObject({
-      violations: { afterFetch: 6, staleCopy: 0, neverFetched: 0, grace: 7, counted: 6 },
-      firstViolation: T0 + HOUR, lastViolation: T0 + 2 * HOUR + 5, examplePaths: ['/drafts/a', '/drafts/b'],
-    })
-    expect(report.topRules).toEqual([{ host: 'example.com', robotsVersion: 'v3', type: 'disallow', pattern: '/drafts/', line: 3, violations: 6, agents: 1 }])
-    expect(report.topPaths.map((p) => [p.path, p.violations])).toEqual([['/drafts/a', 4], ['/drafts/b', 2]])
-    expect(report.timeline).toEqual([
-      { hour: T0 + HOUR, violations: 4, requests: 60 },
-      { hour: T0 + 2 * HOUR, violations: 2, requests: 0 },
-      { hour: T0 + 3 * HOUR, violations: 0, requests: 65 },
+    expect(report.agents.map((a) => [a.agentKey, a.verdict])).toEqual([
+      ['gptbot', 'ignores robots.txt'], ['strayer', 'isolated violations'], ['quietbot', 'not enough data'],
     ])
-    expect(report.totals).toMatchObject({ agents: 2, violations: 6, grace: 7, ignoring: 1, truncated: true })
+    expect(report.agents[0]?.evidence.examplePaths).toEqual(['/drafts/a', '/drafts/b'])
+    expect(report.tools.map((a) => [a.agentKey, a.verdict])).toEqual([['curl', 'ignores robots.txt']])
+    // The most violated paths are the crawlers': neither "other paths" nor the tool's.
+    expect(report.topPaths).toEqual([
+      { host: 'example.com', path: '/drafts/a', violations: 4, agents: 1 }, { host: 'example.com', path: '/drafts/b', violations: 2, agents: 1 },
+    ])
+    expect(report.totals).toMatchObject({ agents: 3, requests: 430, violations: 8, ignoring: 1, isolated: 1, tools: { agents: 1, requests: 30, violations: 10 } })
   })
 
   it('keeps the five most frequent example paths', () => {
-    const violations = Array.from({ length: 8 }, (_, i) => group({ path: `/admin/${i}`, count: i + 1, readHost: true }))
-    const report = buildReport(input({ agents: [totals()], violations }))
+    const paths = Array.from({ length: 8 }, (_, i) => ({ cls: 'staleCopy' as const, agentKey: 'gptbot', host: 'example.com', path: `/admin/${i}`, requests: i + 1 }))
+    const report = buildReport(input({ agents: [info('gptbot')], counts: [row('gptbot', 'staleCopy', 36)], paths }))
     expect(report.agents[0]?.evidence.examplePaths).toEqual(['/admin/7', '/admin/6', '/admin/5', '/admin/4', '/admin/3'])
   })
-})
 
-describe('the verdict reason', () => {
-  // The reason counts every counted violation, so it agrees with the number beside it.
-  it('names the violations before the first fetch too', async () => {
-    const { verdictFor } = await import('../../src/report/judgment.ts')
-    const v = verdictFor({ requests: 24, restricted: true, violations: { afterFetch: 4, staleCopy: 0, neverFetched: 20, grace: 0, counted: 24 } })
-    expect(v).toEqual({ verdict: 'ignores robots.txt', reason: '4 disallowed requests after fetching robots.txt, and 20 more before any fetch' })
+  it('says which source it read and whether its numbers are estimates', () => {
+    expect(buildReport(input())).toMatchObject({ source: 'd1', estimates: false, thresholds: { repeatedAtLeast: 3, repeatedShare: 0.01 } })
+    expect(buildReport(input({ source: 'analytics-engine' }))).toMatchObject({ source: 'analytics-engine', estimates: true })
   })
 })

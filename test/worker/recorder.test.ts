@@ -7,6 +7,7 @@ import { createHostGate, readHostCap } from '../../src/storage/hosts.ts'
 import { kvLossStash, LOSS_STASH_PREFIX, readLosses } from '../../src/storage/losses.ts'
 import { createRecorder, type RecorderOptions } from '../../src/storage/recorder.ts'
 import { T0, judged } from '../report/fixtures.ts'
+import { clearLedger } from './ledger-tables.ts'
 
 const db = env.DB
 const BUSY = 'D1_ERROR: NOSENTRY database is locked: SQLITE_BUSY'
@@ -16,7 +17,7 @@ async function count(sql: string, ...params: unknown[]): Promise<number> {
 }
 
 beforeEach(async () => {
-  await db.batch(['events', 'agent_hourly', 'robots_fetches', 'robots_versions', 'ledger_losses', 'ledger_hosts'].map((t) => db.prepare(`DELETE FROM ${t}`)))
+  await clearLedger(db)
   const { keys } = await env.ROBOTS_KV.list({ prefix: LOSS_STASH_PREFIX })
   for (const key of keys) await env.ROBOTS_KV.delete(key.name)
 })
@@ -92,7 +93,7 @@ describe('createRecorder', () => {
     await Promise.all(flushes)
     expect(await count('SELECT count(*) AS n FROM events')).toBe(137)
     expect(await count('SELECT count(DISTINCT path) AS n FROM events')).toBe(137)
-    expect(await count('SELECT requests AS n FROM agent_hourly')).toBe(137)
+    expect(await count('SELECT requests AS n FROM counts_hourly')).toBe(137)
     expect(recorder.stats).toMatchObject({ recorded: 137, written: 137, failures: 0, dropped: 0, buffered: 0 })
     // Twenty flushes, but writes never overlap: calls that arrive mid-write share the next batch.
     expect(state.batches).toBeLessThan(flushes.length)

@@ -12,6 +12,7 @@ import { escapeHtml } from '../../src/report/dashboard/shell.ts'
 import { MAX_AGENTS, parseTime, reportRoutes } from '../../src/report/routes.ts'
 import { writeEvents } from '../../src/storage/ledger.ts'
 import { ccbot, googlebot, gptbot, HOUR, judged, fetched, DAY } from '../report/fixtures.ts'
+import { clearLedger } from './ledger-tables.ts'
 
 const TOKEN = 'test-admin-token'
 const BEARER = { Authorization: `Bearer ${TOKEN}` }
@@ -28,7 +29,7 @@ let now = 0
 
 beforeEach(async () => {
   const db = env.DB
-  await db.batch(['events', 'agent_hourly', 'robots_fetches', 'robots_versions'].map((t) => db.prepare(`DELETE FROM ${t}`)))
+  await clearLedger(db)
   now = Date.now()
   const at = (hoursAgo: number, overrides: Partial<JudgedRequest>) => judged({ time: now - hoursAgo * HOUR, ...overrides })
   await writeEvents(db, [
@@ -133,6 +134,7 @@ describe('GET /_robots/api/report', () => {
     ['host', '?host=other.example', ['ccbot']],
     ['host, case-insensitively', '?host=OTHER.example', ['ccbot']],
     ['agent', '?agent=gptbot', ['gptbot']],
+    ['agent, case-insensitively (product tokens are)', '?agent=GPTBot', ['gptbot']],
     ['category', '?category=AI%20Crawler', ['ccbot', 'gptbot']],
     ['a relative since', '?since=2h', ['evilbot', 'googlebot']],
     ['since in ms', `?since=${Date.now() - 2.5 * HOUR}`, ['evilbot', 'googlebot']],
@@ -157,6 +159,7 @@ describe('GET /_robots/api/report', () => {
     ['category', `?category=${'x'.repeat(100)}`],
     ['agnet', '?agnet=gptbot'],
     ['host', '?host=a.example&host=b.example'],
+    ['source', '?source=bigquery'],
   ])('answers a bad %s with 400 and a JSON error naming it', async (param, query) => {
     for (const path of [`/report${query}`, `/report.csv${query}`]) {
       const res = await api(path)
@@ -170,9 +173,9 @@ describe('GET /_robots/api/report', () => {
   it('lists at most MAX_AGENTS agents, says how many it left out, and keeps them all in the CSV', async () => {
     const invented = Array.from({ length: MAX_AGENTS + 1 }, (_, i) => judged({ time: now - HOUR, agent: { tokens: [`made-up-${i}`], kind: 'bot', obeysRobotsTxt: true } }))
     await writeEvents(env.DB, invented)
-    const report = (await (await api('/report')).json()) as { agents: unknown[]; omitted: { agents: number; spoofed: number }; totals: { agents: number } }
+    const report = (await (await api('/report')).json()) as { agents: unknown[]; omitted: Record<string, number>; totals: { agents: number } }
     expect(report.agents).toHaveLength(MAX_AGENTS)
-    expect(report.omitted).toEqual({ agents: 6, spoofed: 0 })
+    expect(report.omitted).toEqual({ agents: 6, spoofed: 0, tools: 0, unchecked: 0 })
     expect(report.totals.agents).toBe(MAX_AGENTS + 6)
     const csv = await (await api('/report.csv')).text()
     expect(csv.split('\r\n').filter((l) => l.startsWith('agent,'))).toHaveLength(MAX_AGENTS + 6)
@@ -215,6 +218,16 @@ describe('GET /_robots/api/agents/:agent/requests', () => {
     expect(body.events.map((e) => e.path)).toEqual(['/admin/2', '/admin/1', '/admin/0', '/robots.txt', '/admin/old'])
     expect(body.events[0]!.userAgent).toBe(GPTBOT_UA)
     expect(body.next).toBeNull()
+  })
+
+  it('shows only the requests behind the counted violations with violations=1, and takes the agent in any case', async () => {
+    const body = (await (await api('/agents/GPTBot/requests?violations=1')).json()) as { agent: string; events: { path: string; class: string; counted: boolean }[] }
+    expect(body.agent).toBe('gptbot')
+    expect(body.events.map((e) => [e.path, e.class, e.counted])).toEqual([
+      ['/admin/2', 'afterFetch', true], ['/admin/1', 'afterFetch', true], ['/admin/0', 'afterFetch', true],
+      // Ten days ago, before its fetch: never fetched.
+      ['/admin/old', 'neverFetched', true],
+    ])
   })
 
   it('pages with limit and before, and filters by host', async () => {
@@ -334,6 +347,42 @@ describe('the Analytics Engine report endpoint', () => {
   it('needs the admin token like every report', async () => {
     const res = await SELF.fetch('https://example.com/_robots/api/report/analytics-engine')
     expect(res.status).toBe(401)
+  })
+})
+
+describe('the report from Analytics Engine (source=analytics-engine)', () => {
+  it('says how to configure it when the secrets are missing, naming the parameter', async () => {
+    const res = await api('/report?source=analytics-engine')
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ param: 'source', error: expect.stringContaining('AE_ACCOUNT_ID') })
+  })
+
+  it('judges from the dataset through its SQL API, and says so', async () => {
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
+      const sql = String(init?.body)
+      const data = sql.includes('AS points')
+        ? [{ agent_key: 'gptbot', verification: 'verified', class: 'afterFetch', type: 'request', allowed: 0, operator: 'OpenAI', category: 'AI Crawler', kind: 'bot', requests: 40, blocked: 40, points: 4, first: 1795250000, last: 1795250100 }]
+        : []
+      return Response.json({ data })
+    })
+    try {
+      const app = createApp({ rules: [{ userAgent: '*', disallow: '/admin/' }] }, { routes: (a) => reportRoutes(a), record: () => {} })
+      const ctx = createExecutionContext()
+      const res = await app.fetch(
+        new Request('https://example.com/_robots/api/report?source=analytics-engine&agent=GPTBot', { headers: { Authorization: 'Bearer test-admin-token' } }),
+        { ...env, AE_ACCOUNT_ID: 'acc', AE_API_TOKEN: 'tok' },
+        ctx,
+      )
+      await waitOnExecutionContext(ctx)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toMatchObject({
+        source: 'analytics-engine', estimates: true,
+        agents: [{ agentKey: 'gptbot', verdict: 'ignores robots.txt', evidence: { requests: 40, violations: { afterFetch: 40, counted: 40 } } }],
+      })
+      expect(spy.mock.calls.every(([, init]) => String(init?.body).includes("blob3 = 'gptbot'"))).toBe(true)
+    } finally {
+      spy.mockRestore()
+    }
   })
 })
 

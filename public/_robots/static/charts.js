@@ -45,13 +45,14 @@ function message(container, text) {
   container.append(el('p', { className: 'chart-empty' }, text))
 }
 
-/** Every hour of the range, zero where nothing happened, so gaps read as quiet hours rather than as lines across them. */
+/** Every bin (hour, or day over a week) of the range, zero where nothing happened, so gaps read as quiet rather than as lines across them. */
 function hourly(report) {
+  const bin = report.timelineBin ?? HOUR
   const byHour = new Map(report.timeline.map((t) => [t.hour, t]))
-  const first = Math.floor(report.filter.since / HOUR) * HOUR
-  const last = Math.floor((report.filter.until - 1) / HOUR) * HOUR
-  const hours = (last - first) / HOUR + 1 <= MAX_FILLED_HOURS
-    ? Array.from({ length: (last - first) / HOUR + 1 }, (_, i) => first + i * HOUR)
+  const first = Math.floor(report.filter.since / bin) * bin
+  const last = Math.floor((report.filter.until - 1) / bin) * bin
+  const hours = (last - first) / bin + 1 <= MAX_FILLED_HOURS
+    ? Array.from({ length: (last - first) / bin + 1 }, (_, i) => first + i * bin)
     : report.timeline.map((t) => t.hour)
   return [
     hours.map((h) => h / 1000),

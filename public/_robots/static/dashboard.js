@@ -8,7 +8,7 @@
 import { drawByAgent, drawTimeline } from './charts.js'
 import { clear, el, formatCount, formatTime, visible } from './dom.js'
 import { sortableTable } from './table.js'
-import { agentColumns, eventColumns, pathColumns, ruleColumns, spoofedColumns, totals } from './views.js'
+import { agentColumns, eventColumns, pathColumns, ruleColumns, spoofedColumns, toolColumns, totals } from './views.js'
 
 const PAGE = 50
 const body = document.body
@@ -20,7 +20,10 @@ const filters = {
   host: body.dataset.host || '',
   agent: body.dataset.agent || '',
   category: body.dataset.category || '',
+  source: body.dataset.source || '',
 }
+/** How the status line names each source. */
+const SOURCE_TEXT = { d1: 'D1 ledger, exact counts', 'analytics-engine': 'Analytics Engine, sampled estimates' }
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id))
 const status = $('status')
@@ -28,13 +31,17 @@ const range = /** @type {HTMLSelectElement} */ ($('range'))
 const category = /** @type {HTMLSelectElement} */ ($('category'))
 const filterInput = /** @type {HTMLInputElement} */ ($('filter'))
 const csv = /** @type {HTMLAnchorElement} */ ($('csv'))
+const sourceSelect = /** @type {HTMLSelectElement | null} */ (document.getElementById('source'))
 
-const agents = sortableTable(/** @type {HTMLTableElement} */ ($('agents')), agentColumns, {
-  empty: 'No crawler was judged in this range.',
-  onRowClick: (agent) => void openDrill(agent.agentKey),
-  rowLabel: (agent) => visible(`Show recent requests of ${agent.agentKey}`),
-})
+/** A row opens its drill-down; for isolated violations, the requests behind them. */
+const drillRow = {
+  onRowClick: (agent) => void openDrill(agent.agentKey, undefined, agent.verdict === 'isolated violations'),
+  rowLabel: (agent) => visible(agent.verdict === 'isolated violations' ? `Show the requests behind ${agent.agentKey}'s violations` : `Show recent requests of ${agent.agentKey}`),
+}
+const agents = sortableTable(/** @type {HTMLTableElement} */ ($('agents')), agentColumns, { empty: 'No crawler was judged in this range.', ...drillRow })
+const tools = sortableTable(/** @type {HTMLTableElement} */ ($('tools')), toolColumns, { empty: 'No tool was judged in this range.', ...drillRow })
 const spoofed = sortableTable(/** @type {HTMLTableElement} */ ($('spoofed')), spoofedColumns, { empty: 'No spoofed claims in this range.' })
+const unchecked = sortableTable(/** @type {HTMLTableElement} */ ($('unchecked')), spoofedColumns, { empty: 'Every claim in this range could be checked.' })
 const rules = sortableTable(/** @type {HTMLTableElement} */ ($('rules')), ruleColumns, { empty: 'No rule was violated.' })
 const paths = sortableTable(/** @type {HTMLTableElement} */ ($('paths')), pathColumns, { empty: 'No path was requested against the rules.' })
 const events = sortableTable(/** @type {HTMLTableElement} */ ($('drill-table')), eventColumns, { empty: 'No stored requests for this agent.' })
@@ -72,7 +79,9 @@ function matches(row) {
 function renderTables() {
   if (!report) return
   agents.render(report.agents.filter(matches))
+  tools.render((report.tools ?? []).filter(matches))
   spoofed.render(report.spoofed.filter(matches))
+  unchecked.render((report.unchecked ?? []).filter(matches))
 }
 
 async function load() {
@@ -86,14 +95,17 @@ async function load() {
     if (ticket !== loading) return
     report = next
     const t = report.totals
-    const omitted = (report.omitted?.agents ?? 0) + (report.omitted?.spoofed ?? 0)
+    const omitted = Object.values(report.omitted ?? {}).reduce((n, v) => n + v, 0)
     showStatus(
-      `${formatTime(report.filter.since)} to ${formatTime(report.filter.until)} UTC${filters.host ? ` · host ${filters.host}` : ''}${filters.agent ? ` · agent ${filters.agent}` : ''}` +
+      `${formatTime(report.filter.since)} to ${formatTime(report.filter.until)} UTC · source: ${SOURCE_TEXT[report.source] ?? 'D1 ledger'}` +
+        `${filters.host ? ` · host ${filters.host}` : ''}${filters.agent ? ` · agent ${filters.agent}` : ''}` +
         (t.truncated ? ' · more violations than one report reads: counts are lower bounds' : '') +
         (omitted > 0 ? ` · ${omitted} more agents and claims not listed (all are in the CSV)` : '') +
         storageNotes(report),
       t.truncated || omitted > 0 || storageNotes(report) !== '' ? 'warn' : undefined,
     )
+    $('coverage').textContent = report.coverage ? `Coverage: ${report.coverage.summary}.` : ''
+    $('timeline-caption').textContent = `Counted violations and judged requests per ${report.timelineBin > 3_600_000 ? 'day' : 'hour'}`
     $('totals').replaceChildren(...totals(report))
     renderTables()
     rules.render(report.topRules)
@@ -121,21 +133,22 @@ function drawCharts() {
   }
 }
 
-/** One agent's stored requests, newest first, a page at a time. */
-const drill = { agent: '', rows: /** @type {any[]} */ ([]), next: /** @type {number | null} */ (null) }
+/** One agent's stored requests (or only those behind its counted violations), newest first, a page at a time. */
+const drill = { agent: '', violations: false, rows: /** @type {any[]} */ ([]), next: /** @type {number | null} */ (null) }
 
-async function openDrill(agentKey, before) {
+async function openDrill(agentKey, before, violations = drill.violations) {
   const section = $('drill')
   const more = $('drill-more')
   section.hidden = false
   if (before === undefined) {
     drill.agent = agentKey
+    drill.violations = violations
     drill.rows = []
-    $('drill-title').textContent = visible(`Recent requests · ${agentKey}`)
+    $('drill-title').textContent = visible(`${violations ? 'Requests behind the counted violations' : 'Recent requests'} · ${agentKey}`)
     events.render([])
     section.scrollIntoView({ behavior: 'smooth', block: 'start' })
   }
-  const q = query({ limit: PAGE, before, host: filters.host })
+  const q = query({ limit: PAGE, before, host: filters.host, violations: violations ? 1 : '' })
   try {
     const page = await getJson(`${api}/agents/${encodeURIComponent(agentKey)}/requests?${q}`)
     if (drill.agent !== agentKey) return
@@ -152,6 +165,10 @@ async function openDrill(agentKey, before) {
 range.addEventListener('change', () => {
   filters.since = range.value
   filters.until = ''
+  void load()
+})
+sourceSelect?.addEventListener('change', () => {
+  filters.source = sourceSelect.value === 'd1' ? '' : sourceSelect.value
   void load()
 })
 category.addEventListener('change', () => {

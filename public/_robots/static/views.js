@@ -6,17 +6,19 @@
  */
 import { clipped, el, formatCount, formatRule, formatShare, timeCell } from './dom.js'
 
-const VERDICT_CLASS = { 'ignores robots.txt': 'bad', complies: 'good', 'not enough data': 'unknown' }
+const VERDICT_CLASS = { 'ignores robots.txt': 'bad', 'isolated violations': 'warn', complies: 'good', 'not enough data': 'unknown' }
 
-/** The verdict as a badge, with the reason under it. */
+/** The verdict as a badge, with the reason under it; isolated violations say where the requests behind them are. */
 function verdict(agent) {
   const badge = el('span', { className: `badge ${VERDICT_CLASS[agent.verdict] ?? 'unknown'}` }, agent.verdict)
-  return el('div', { className: 'verdict' }, badge, el('small', {}, agent.reason))
+  const behind = agent.verdict === 'isolated violations' ? el('small', { className: 'behind' }, 'Click the row for the requests behind them.') : null
+  return el('div', { className: 'verdict' }, badge, el('small', {}, agent.reason), behind)
 }
 
 /** How the counted violations break down, for the tooltip. */
 function breakdown(v) {
-  return `${v.afterFetch} after fetching robots.txt, ${v.staleCopy} with an older copy, ${v.neverFetched} never fetching it; ${v.grace} within 24 h of a rule change (not counted)`
+  return `${v.afterFetch} after fetching robots.txt, ${v.staleCopy} with an older copy, ${v.neverFetched} never fetching it; ` +
+    `not counted: ${v.grace} within 24 h of a rule change, ${v.newHost ?? 0} in the first 24 h robots-edge served the host`
 }
 
 export const agentColumns = [
@@ -38,6 +40,9 @@ export const agentColumns = [
   { label: 'Last seen', value: (a) => a.lastSeen ?? null, cell: (a) => timeCell(a.lastSeen) },
   { label: 'Verdict', value: (a) => a.verdict, cell: verdict },
 ]
+
+/** Tools: the same columns, without the operator's category. */
+export const toolColumns = agentColumns.filter((c) => c.label !== 'Category' && c.label !== 'Verified')
 
 export const spoofedColumns = [
   { label: 'Claimed agent', value: (s) => s.agentKey, cell: (s) => el('span', { className: 'mono strong' }, s.agentKey) },
@@ -69,12 +74,20 @@ export const pathColumns = [
   { label: 'Agents', numeric: true, value: (p) => p.agents },
 ]
 
-/** One stored event's verdict: allowed, or the rule and line that disallowed it. */
+/** How each class reads in the drill-down. */
+const CLASS_TEXT = {
+  afterFetch: 'violation after fetching robots.txt', staleCopy: 'violation with an older copy', neverFetched: 'violation, never fetched robots.txt',
+  grace: 'not counted: within 24 h of a rule change', newHost: 'not counted: first 24 h on this host', spoofed: 'spoofed claim',
+  unknown: 'claim not checked', unclassified: 'not counted: recorded before classes',
+}
+
+/** One stored event's verdict: allowed, or the rule and line that disallowed it and its class. */
 function eventVerdict(e) {
   if (e.type === 'robots-txt') return el('span', { className: 'badge good' }, 'read robots.txt')
-  const badge = el('span', { className: `badge ${e.allowed ? 'good' : 'bad'}` }, e.allowed ? 'allowed' : 'disallowed')
+  const badge = el('span', { className: `badge ${e.allowed ? 'good' : e.counted ? 'bad' : 'warn'}` }, e.allowed ? 'allowed' : 'disallowed')
+  const cls = !e.allowed && CLASS_TEXT[e.class] ? el('small', {}, CLASS_TEXT[e.class]) : null
   const rule = e.rule ? el('small', { className: 'mono' }, `${formatRule(e.rule)} · line ${e.rule.line}${e.group ? ` · group ${e.group}` : ''}`) : null
-  return el('div', { className: 'verdict' }, badge, rule)
+  return el('div', { className: 'verdict' }, badge, cls, rule)
 }
 
 /** The drill-down shows the raw User-Agent header and path: the evidence itself. */
@@ -97,7 +110,10 @@ export function totals(report) {
     card('agents', formatCount(t.agents)),
     card('counted violations', formatCount(t.violations), t.violations > 0 ? 'bad' : 'good', 'Disallowed requests the agent could have known were disallowed'),
     card('agents ignoring robots.txt', formatCount(t.ignoring), t.ignoring > 0 ? 'bad' : 'good'),
+    card('isolated violations', formatCount(t.isolated ?? 0), (t.isolated ?? 0) > 0 ? 'warn' : undefined, 'Agents with fewer than 3 counted violations, or under 1 % of their requests'),
     card('spoofed requests', formatCount(t.spoofedRequests), t.spoofedRequests > 0 ? 'warn' : undefined, 'Claimed a crawler\'s name and failed verification'),
-    card('not counted (grace)', formatCount(t.grace), undefined, 'Within 24 h of a rule change, allowed by the previous robots.txt'),
+    card('claims not checked', formatCount(t.uncheckedRequests ?? 0), (t.uncheckedRequests ?? 0) > 0 ? 'warn' : undefined, 'The operator\'s IP ranges were not loaded: not counted for or against it'),
+    card('not counted (grace)', formatCount(t.grace + (t.newHost ?? 0)), undefined, 'Within 24 h of a rule change and allowed by the previous robots.txt, or in the first 24 h robots-edge served the host'),
+    card('tool requests', formatCount(t.tools?.requests ?? 0), undefined, 'Generic tools, listed apart from the crawlers'),
   ]
 }

@@ -1,0 +1,108 @@
+/**
+ * `npm run bench:ledger` (issue 9): seeds a week of crawler traffic in a
+ * realistic mix through the real write path (writeEvents in workerd, via
+ * Miniflare, each size in its own fresh, isolated D1), then times the report
+ * the dashboard loads, the drill-down and a cron's pruning, with D1's own
+ * count of rows read and written, and checks every agent's counted
+ * violations and verdict against the ground truth. The first version of the
+ * ledger (commit BASELINE_REF) runs the same steps in the same run, as the
+ * baseline. Exits non-zero when a goal is missed.
+ *
+ *   npm run bench:ledger                          # 100k, 1M and 3M; baseline at 100k
+ *   npm run bench:ledger -- --sizes 100k,1m       # some sizes
+ *   npm run bench:ledger -- --baseline none       # no baseline
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { table } from './harness.ts'
+import { measureIsolates } from './ledger/isolates.ts'
+import { buildBench, runSize, type Bench, type SizeResult } from './ledger/run.ts'
+
+/** The first wave's ledger (raw events, report capped at 20,000 violation groups). */
+const BASELINE_REF = 'cae20be'
+const GOAL = { reportMs: 200, rowsRead: 50_000, rowsWritten: 3 }
+
+function sizes(value: string): number[] {
+  return value.split(',').filter(Boolean).map((s) => {
+    const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(s.trim())
+    if (!m) throw new Error(`--sizes: "${s}" is not a size such as 100k or 1m`)
+    return Math.round(Number(m[1]) * (m[2]?.toLowerCase() === 'm' ? 1e6 : m[2]?.toLowerCase() === 'k' ? 1e3 : 1))
+  })
+}
+
+function flag(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 ? process.argv[i + 1] ?? fallback : fallback
+}
+
+const label = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`)
+const ms = (n: number) => `${n.toFixed(0)} ms`
+const num = (n: number) => Math.round(n).toLocaleString('en-US')
+
+function row(name: string, r: SizeResult): string[] {
+  return [
+    name, num(r.writeRate), r.rowsWrittenPerEvent.toFixed(2), r.writeRowsReadPerEvent.toFixed(1), num(r.bytesPerEvent), ms(r.report24h.ms), num(r.report24h.rowsRead),
+    ms(r.report7d.ms), num(r.report7d.rowsRead), ms(r.drill.ms), ms(r.drillOtherHost.ms), ms(r.cron.ms),
+    r.checks.length === 0 ? 'n/a' : `${r.checks.filter((c) => c.counted === c.seeded && c.verdictOk).length}/${r.checks.length}`,
+  ]
+}
+
+const only = sizes(flag('sizes', '100k,1m,3m'))
+const baselineSizes = flag('baseline', '100k') === 'none' ? [] : sizes(flag('baseline', '100k'))
+const batch = Number(flag('batch', '100'))
+const work = mkdtempSync(join(tmpdir(), 'robots-edge-bench-ledger-'))
+const misses: string[] = []
+const rows: string[][] = [[
+  'ledger', 'write ev/s', 'rows w/ev', 'rows r/ev', 'bytes/ev', '24h report', 'rows read', '7d report', 'rows read', 'drill', 'drill, other host', 'cron', 'agents right',
+]]
+try {
+  console.log(`robots-edge ledger bench, node ${process.version}, ${new Date().toISOString()}, batches of ${batch}`)
+  const current = await buildBench(work, null)
+  let baseline: Bench | null = null
+  if (baselineSizes.length > 0) {
+    try {
+      baseline = await buildBench(work, BASELINE_REF)
+    } catch (error) {
+      console.log(`(no baseline: could not build commit ${BASELINE_REF}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`)
+    }
+  }
+  for (const size of [...new Set([...only, ...baselineSizes])].sort((a, b) => a - b)) {
+    if (baseline && baselineSizes.includes(size)) {
+      const r = await runSize(baseline, size, batch, join(work, `base-${size}`), { baseline: true })
+      rows.push(row(`first version, ${label(size)}`, r))
+    }
+    if (!only.includes(size)) continue
+    const r = await runSize(current, size, batch, join(work, `new-${size}`), { baseline: false })
+    rows.push(row(`robots-edge, ${label(size)}`, r))
+    const wrong = r.checks.filter((c) => c.counted !== c.seeded || !c.verdictOk)
+    for (const c of wrong) misses.push(`${label(size)}: ${c.key} counted ${c.counted} of ${c.seeded} seeded, verdict "${c.verdict}" (expected "${c.expected}")`)
+    if (size >= 1e6 && r.report7d.ms >= GOAL.reportMs) misses.push(`${label(size)}: 7-day report took ${ms(r.report7d.ms)} (goal < ${GOAL.reportMs} ms)`)
+    for (const [what, read] of [['24-hour', r.report24h.rowsRead], ['7-day', r.report7d.rowsRead]] as const) {
+      if (read >= GOAL.rowsRead) misses.push(`${label(size)}: the ${what} dashboard load read ${num(read)} rows (goal < ${num(GOAL.rowsRead)})`)
+    }
+    if (r.rowsWrittenPerEvent > GOAL.rowsWritten) misses.push(`${label(size)}: ${r.rowsWrittenPerEvent.toFixed(2)} rows written per event (goal <= ${GOAL.rowsWritten})`)
+    console.log(`\n${label(size)}: counted violations against disallowed requests seeded, per agent:`)
+    table([['agent', 'seeded', 'counted', 'verdict', 'expected'], ...r.checks.map((c) => [c.key, num(c.seeded), num(c.counted), c.verdict, c.expected])])
+    console.log(`coverage: ${r.coverage}`)
+  }
+  console.log('')
+  table(rows)
+  // Why the class is decided in SQL, in the write batch, rather than from per-isolate state.
+  const replay = Math.min(Math.max(...only), 1_000_000)
+  console.log(`\nper-isolate state instead (${label(replay)} events replayed, requests dealt to isolates at random):`)
+  for (const isolates of [2, 4, 16]) {
+    const m = measureIsolates(replay, isolates)
+    console.log(`  ${isolates} isolates: ${num(m.wrong)} of ${num(m.disallowed)} disallowed requests (${((m.wrong / m.disallowed) * 100).toFixed(1)} %) get another class, ` +
+      `${num(m.flipped)} of them moved between counted and not counted; classified in the batch: none`)
+  }
+  console.log(`\ngoals: counted == seeded and every verdict right at every size; 7-day report < ${GOAL.reportMs} ms at 1M and 3M; ` +
+    `rows read per dashboard load < ${num(GOAL.rowsRead)}; rows written per event <= ${GOAL.rowsWritten}`)
+  if (misses.length > 0) {
+    console.log(`\nMISSED:\n  ${misses.join('\n  ')}`)
+    process.exitCode = 1
+  } else console.log('all goals met')
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
+

@@ -1,0 +1,140 @@
+/**
+ * One size of the ledger bench: a fresh D1 in its own folder, the workload
+ * written through the bench Worker, then the report, the drill-down and a
+ * prune, each timed from here (over HTTP, as the dashboard sees them) with
+ * the rows D1 says they read and wrote.
+ */
+import { execFileSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+import { Miniflare } from 'miniflare'
+import { unstable_splitSqlQuery } from 'wrangler'
+import { createWorkload, SPAN, START } from './workload.ts'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const DAY = 86_400_000
+
+export interface Bench {
+  readonly script: string
+  readonly migrations: string
+}
+
+/** Bundles the bench Worker against the current sources, or against those of commit `ref` (for the baseline). */
+export async function buildBench(work: string, ref: string | null): Promise<Bench> {
+  let root = ROOT
+  if (ref !== null) {
+    root = join(work, `src-${ref}`)
+    mkdirSync(join(root, 'bench', 'ledger'), { recursive: true })
+    const archive = execFileSync('git', ['archive', ref, 'src', 'migrations', 'bench/harness.ts'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })
+    execFileSync('tar', ['-x', '-C', root], { input: archive })
+    for (const file of ['worker.ts', 'workload.ts']) copyFileSync(join(ROOT, 'bench', 'ledger', file), join(root, 'bench', 'ledger', file))
+  }
+  const script = join(work, `worker-${ref ?? 'current'}.js`)
+  await build({
+    entryPoints: [join(root, 'bench', 'ledger', 'worker.ts')], bundle: true, format: 'esm', platform: 'neutral', target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'], nodePaths: [join(ROOT, 'node_modules')],
+    // The baseline's bench Worker asks for rollUpLedger, which the first version lacks: quiet about it.
+    outfile: script, logLevel: ref === null ? 'warning' : 'error',
+  })
+  return { script, migrations: join(root, 'migrations') }
+}
+
+interface Timed { ms: number; rowsRead: number }
+
+export interface SizeResult {
+  writeRate: number
+  rowsWrittenPerEvent: number
+  /** Rows D1 read while writing (classification, sampling and upserts), per event. */
+  writeRowsReadPerEvent: number
+  bytesPerEvent: number
+  report24h: Timed
+  report7d: Timed
+  drill: Timed
+  drillOtherHost: Timed
+  /** The cron's roll-up and pruning after the week was written. */
+  cron: Timed
+  coverage: string
+  checks: { key: string; seeded: number; counted: number; verdict: string; expected: string; verdictOk: boolean }[]
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+interface AgentJson { agentKey: string; verdict: string; evidence: { violations: { counted: number } } }
+
+export async function runSize(bench: Bench, total: number, batch: number, dir: string, opts: { baseline: boolean }): Promise<SizeResult> {
+  const mf = new Miniflare({
+    // Module names are paths relative to this root; the bundle lives outside the project.
+    modules: true, scriptPath: bench.script, modulesRoot: dirname(bench.script), compatibilityDate: '2026-04-20', compatibilityFlags: ['nodejs_compat'],
+    d1Databases: { DB: 'ledger-bench' }, d1Persist: dir, cf: false,
+  })
+  try {
+    const db = await mf.getD1Database('DB')
+    for (const file of readdirSync(bench.migrations).filter((f) => f.endsWith('.sql')).sort()) {
+      const statements: string[] = unstable_splitSqlQuery(readFileSync(join(bench.migrations, file), 'utf8'))
+      await db.batch(statements.map((sql) => db.prepare(sql)))
+    }
+    const call = async (path: string): Promise<{ body: Record<string, unknown>; ms: number; rowsRead: number }> => {
+      const started = performance.now()
+      const res = await mf.dispatchFetch(`http://bench${path}`)
+      const text = await res.text()
+      const ms = performance.now() - started
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${text.slice(0, 300)}`)
+      const body = JSON.parse(text) as Record<string, unknown>
+      return { body, ms, rowsRead: Number(res.headers.get('x-rows-read') ?? body.rowsRead ?? 0) }
+    }
+    await call(`/setup?total=${total}`)
+    let written = 0
+    let rowsWritten = 0
+    let writeRowsRead = 0
+    let size = 0
+    let writeMs = 0
+    process.stdout.write(`${opts.baseline ? 'first version' : 'robots-edge'}, ${total.toLocaleString('en-US')} events: writing`)
+    while (written < total) {
+      const { body, ms } = await call(`/seed?count=${Math.min(25_000, total - written)}&batch=${batch}`)
+      written += Number(body.written)
+      rowsWritten += Number(body.rowsWritten)
+      writeRowsRead += Number(body.rowsRead)
+      size = Number(body.sizeAfter) || size
+      writeMs += ms
+      process.stdout.write('.')
+      if (Number(body.written) === 0) break
+    }
+    process.stdout.write(` ${(writeMs / 1000).toFixed(0)} s; reading\n`)
+    const timed = async (path: string, runs = 3): Promise<Timed & { body: Record<string, unknown> }> => {
+      const results = []
+      for (let i = 0; i < runs; i++) results.push(await call(path))
+      return { ms: median(results.map((r) => r.ms)), rowsRead: results[0]!.rowsRead, body: results[0]!.body }
+    }
+    const end = START + SPAN
+    // The cron runs hourly in production: its roll-up and pruning come before the dashboard is opened.
+    const cron = await call(`/cron?now=${end}`)
+    const week = await timed(`/_robots/api/report?since=${START}&until=${end}`)
+    const day = await timed(`/_robots/api/report?since=${end - DAY}&until=${end}`)
+    const drill = await timed('/_robots/api/agents/googlebot/requests?limit=50')
+    const other = await timed('/_robots/api/agents/facebookexternalhit/requests?limit=50&host=b.example')
+
+    const workload = createWorkload(total)
+    while (workload.remaining > 0) workload.take(50_000)
+    const report = week.body as { agents: AgentJson[]; tools?: AgentJson[]; coverage?: { summary: string } }
+    const listed = new Map<string, AgentJson>()
+    for (const a of report.agents) listed.set(`agents\n${a.agentKey}`, a)
+    for (const a of report.tools ?? []) listed.set(`tools\n${a.agentKey}`, a)
+    // The first version lists tools with the crawlers.
+    for (const a of report.agents) if (!listed.has(`tools\n${a.agentKey}`)) listed.set(`tools\n${a.agentKey}`, a)
+    const checks = [...workload.expected].map(([key, expected]) => {
+      const a = listed.get(key)
+      const seeded = workload.truth.get(key)?.counted ?? 0
+      const counted = a?.evidence.violations.counted ?? 0
+      return { key: key.replace('\n', ': '), seeded, counted, verdict: a?.verdict ?? '(missing)', expected, verdictOk: a?.verdict === expected }
+    })
+    return {
+      writeRate: total / (writeMs / 1000), rowsWrittenPerEvent: rowsWritten / total, writeRowsReadPerEvent: writeRowsRead / total, bytesPerEvent: size / total,
+      report24h: day, report7d: week, drill, drillOtherHost: other, cron: { ms: cron.ms, rowsRead: Number(cron.body.rowsRead) },
+      coverage: report.coverage?.summary ?? '(not stated)', checks,
+    }
+  } finally {
+    await mf.dispose()
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The ledger bench's Worker: writes the workload (workload.ts) through the
+ * real write path, and serves the real report routes, all over a D1 whose
+ * calls are metered (rows read and written, from D1's own result meta).
+ * Built with esbuild and run by Miniflare (bench/ledger.ts); the same file
+ * is built against the first version's sources for the baseline.
+ */
+import { Hono } from 'hono'
+import { reportRoutes } from '../../src/report/routes.ts'
+// A namespace import: the first version (the baseline) has no rollUpLedger.
+import * as ledger from '../../src/storage/ledger.ts'
+import { createWorkload, VERSIONS, type Workload } from './workload.ts'
+
+interface Meter { rowsRead: number; rowsWritten: number; sizeAfter: number; queries: number }
+type Meta = { rows_read?: number; rows_written?: number; size_after?: number }
+
+/** `db` with every result's meta added to `meter`. */
+function metered(db: D1Database, meter: Meter): D1Database {
+  const real = new WeakMap<object, D1PreparedStatement>()
+  const note = <T>(result: T): T => {
+    const meta = (result as { meta?: Meta } | null)?.meta
+    if (meta) {
+      meter.queries++
+      meter.rowsRead += meta.rows_read ?? 0
+      meter.rowsWritten += meta.rows_written ?? 0
+      meter.sizeAfter = meta.size_after ?? meter.sizeAfter
+    }
+    return result
+  }
+  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const wrapped = {
+      bind: (...values: unknown[]) => wrap(statement.bind(...values)),
+      all: async () => note(await statement.all()),
+      run: async () => note(await statement.run()),
+      raw: (options?: { columnNames?: boolean }) => statement.raw(options as never),
+      first: async (column?: string) => {
+        // first() has no meta: read through all() so the rows it reads are counted.
+        const result = note(await statement.all<Record<string, unknown>>())
+        const row = result.results[0] ?? null
+        return column === undefined ? row : row?.[column] ?? null
+      },
+    } as unknown as D1PreparedStatement
+    real.set(wrapped, statement)
+    return wrapped
+  }
+  return {
+    prepare: (sql: string) => wrap(db.prepare(sql)),
+    batch: async (statements: D1PreparedStatement[]) => (await db.batch(statements.map((s) => real.get(s) ?? s))).map(note),
+    exec: (sql: string) => db.exec(sql),
+    dump: () => db.dump(),
+    withSession: () => db.withSession(),
+  } as unknown as D1Database
+}
+
+let workload: Workload | undefined
+const TOKEN = 'bench-token'
+const app = new Hono<{ Bindings: Env }>()
+reportRoutes(app as never, { token: () => TOKEN })
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const url = new URL(request.url)
+    const meter: Meter = { rowsRead: 0, rowsWritten: 0, sizeAfter: 0, queries: 0 }
+    const db = metered(env.DB, meter)
+    const started = Date.now()
+    const answer = (body: object) => Response.json({ ...body, ...meter, ms: Date.now() - started })
+    if (url.pathname === '/setup') {
+      workload = createWorkload(Number(url.searchParams.get('total')))
+      for (const v of VERSIONS) await ledger.recordRobotsVersion(db, v)
+      return answer({ versions: VERSIONS.length })
+    }
+    if (url.pathname === '/seed') {
+      if (!workload) return new Response('call /setup first', { status: 409 })
+      const count = Number(url.searchParams.get('count'))
+      const batch = Number(url.searchParams.get('batch') || 100)
+      let written = 0
+      while (written < count && workload.remaining > 0) {
+        const events = workload.take(Math.min(batch, count - written))
+        written += await ledger.writeEvents(db, events)
+      }
+      return answer({ written, remaining: workload.remaining })
+    }
+    if (url.pathname === '/cron') {
+      // What the cron does (src/wiring.ts): roll the hourly counters up, then prune.
+      const now = Number(url.searchParams.get('now'))
+      const rollUp = 'rollUpLedger' in ledger ? await (ledger as { rollUpLedger: (db: D1Database, o: { now: number }) => Promise<unknown> }).rollUpLedger(db, { now }) : null
+      return answer({ rollUp, prune: await ledger.pruneLedger(db, { now }) })
+    }
+    const headers = new Headers(request.headers)
+    headers.set('Authorization', `Bearer ${TOKEN}`)
+    const res = await app.fetch(new Request(request, { headers }), { ...env, DB: db })
+    const out = new Response(res.body, res)
+    out.headers.set('x-rows-read', String(meter.rowsRead))
+    out.headers.set('x-queries', String(meter.queries))
+    return out
+  },
+}

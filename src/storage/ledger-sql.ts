@@ -1,0 +1,146 @@
+/**
+ * The SQL of one write batch (src/storage/ledger.ts), built once from
+ * constant names. Rows are bound as one JSON array per statement (?1) and
+ * unpacked with `json_each`: D1 allows at most 100 bound parameters per
+ * statement. Each statement classifies what it reads with CLASS_SQL, against
+ * the same state, so all of them agree on every request's class.
+ */
+import { CLASS_SQL, COUNTED_SQL } from './classes.ts'
+import { EVENT_COLUMNS } from './rollups.ts'
+
+/** The raw row's fields in the order rawRow (src/storage/ledger.ts) binds them: arrays parse faster than objects. */
+export const RAW_ORDER = ['id', 'known', 'prev_allowed', ...EVENT_COLUMNS] as const
+const RAW_FIELDS = `SELECT key AS i, ${RAW_ORDER.map((c, n) => `value ->> ${n} AS ${c}`).join(', ')} FROM json_each(?1)`
+
+const FACT_FIELDS = `SELECT key AS i, value ->> '$.a' AS agent_key, value ->> '$.o' AS operator, value ->> '$.h' AS host,
+  value ->> '$.v' AS verification, value ->> '$.r' AS robots_version, value ->> '$.t' AS time, value ->> '$.c' AS known,
+  value ->> '$.p' AS prev_allowed, value ->> '$.b' AS blocked, value ->> '$.q' AS request, value ->> '$.pa' AS path,
+  value ->> '$.tk' AS agent_tokens, value ->> '$.rl' AS rule_line, value ->> '$.rt' AS rule_type, value ->> '$.rp' AS rule_pattern
+  FROM json_each(?1)`
+
+function classified(fields: string): string {
+  return `SELECT j.*, (j.time / 3600000) * 3600000 AS hour, (j.time / 86400000) * 86400000 AS day, ${CLASS_SQL} AS cls FROM (${fields}) j`
+}
+
+/** The facts of ?1, each with its hour, day and class (`cls`). */
+const FACTS = classified(FACT_FIELDS)
+
+/** The counters' key columns joined to a grouped row `g` (hourly or daily). */
+const onKey = (t: string, g: string, time: 'hour' | 'day') =>
+  `${t}.agent_key = ${g}.agent_key AND ${t}.${time} = ${g}.${time} AND ${t}.host = ${g}.host AND ${t}.verification = ${g}.verification AND ${t}.class = ${g}.cls`
+
+/** Agents as first seen; an existing row is only written to fill a gap. */
+export const UPSERT_AGENTS = `INSERT INTO agents (agent_key, agent_id, kind, operator, category, obeys_robots_txt, first_seen)
+  SELECT value ->> '$.agent_key', value ->> '$.agent_id', value ->> '$.kind', value ->> '$.operator', value ->> '$.category',
+    value ->> '$.obeys_robots_txt', value ->> '$.first_seen' FROM json_each(?1) WHERE true
+  ON CONFLICT (agent_key) DO UPDATE SET agent_id = coalesce(agent_id, excluded.agent_id), operator = coalesce(operator, excluded.operator),
+    category = coalesce(category, excluded.category), first_seen = min(first_seen, excluded.first_seen)
+  WHERE (agent_id IS NULL AND excluded.agent_id IS NOT NULL) OR (operator IS NULL AND excluded.operator IS NOT NULL)
+    OR (category IS NULL AND excluded.category IS NOT NULL) OR excluded.first_seen < first_seen`
+
+export const UPSERT_FETCHES = `INSERT INTO robots_fetches (host, agent_key, robots_version, operator, first_fetch, last_fetch, fetches)
+  SELECT value ->> '$.host', value ->> '$.agent_key', value ->> '$.robots_version', value ->> '$.operator',
+    value ->> '$.first_fetch', value ->> '$.last_fetch', value ->> '$.fetches' FROM json_each(?1) WHERE true
+  ON CONFLICT (host, agent_key, robots_version) DO UPDATE SET first_fetch = min(first_fetch, excluded.first_fetch),
+    last_fetch = max(last_fetch, excluded.last_fetch), fetches = fetches + excluded.fetches`
+
+/** Marks the versions in use today; writes only when the day moves on. */
+export const TOUCH_VERSIONS = `UPDATE robots_versions SET last_used = j.d
+  FROM (SELECT value ->> '$.h' AS h, value ->> '$.r' AS r, value ->> '$.d' AS d FROM json_each(?1)) j
+  WHERE robots_versions.host = j.h AND robots_versions.hash = j.r AND (robots_versions.last_used IS NULL OR robots_versions.last_used < j.d)`
+
+/**
+ * Raw rows, sampled: within its agent, hour, host, verification and class, a
+ * request is kept while fewer than ?2 have been (counts_hourly.sampled, read
+ * before this batch updates it, plus its rank in the batch).
+ */
+export const INSERT_RAW = `INSERT INTO events (agent_key, host, counted, time, id, class, ${EVENT_COLUMNS.filter((c) => !['agent_key', 'host', 'time'].includes(c)).join(', ')})
+  SELECT s.agent_key, s.host, s.cls IN (${COUNTED_SQL}), s.time, s.id, s.cls, ${EVENT_COLUMNS.filter((c) => !['agent_key', 'host', 'time'].includes(c)).map((c) => `s.${c}`).join(', ')}
+  FROM (SELECT c.*, row_number() OVER (PARTITION BY c.agent_key, c.hour, c.host, c.verification, c.cls ORDER BY c.i) AS n
+        FROM (${classified(RAW_FIELDS)}) c) s
+  LEFT JOIN counts_hourly h ON ${onKey('h', 's', 'hour')}
+  WHERE coalesce(h.sampled, 0) + s.n <= ?2
+  ON CONFLICT DO NOTHING`
+
+/** Hours before this are rolled up into counts_daily and timeline_hourly (src/storage/rollup.ts). */
+const ROLLED_HOUR = "coalesce((SELECT value FROM ledger_state WHERE name = 'rolled_hour'), 0)"
+/** The facts of requests recorded late, for an hour already rolled up, classified. */
+const LATE_FACTS = classified(`${FACT_FIELDS} WHERE (value ->> '$.t' / 3600000) * 3600000 < ${ROLLED_HOUR}`)
+
+/**
+ * Daily counts of requests recorded for an hour the cron has already rolled
+ * up (normally none), before the hourly ones: the raw rows kept
+ * (`sampled`) are worked out per hour against counts_hourly as it was.
+ */
+export const UPSERT_LATE_DAILY = `WITH c AS (${LATE_FACTS}),
+  hg AS (SELECT agent_key, hour, day, host, verification, cls, count(*) AS n, sum(blocked) AS blocked, min(time) AS first, max(time) AS last
+         FROM c GROUP BY agent_key, hour, host, verification, cls)
+  INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, first_time, last_time)
+  SELECT hg.agent_key, hg.day, hg.host, hg.verification, hg.cls, sum(hg.n), sum(hg.blocked),
+    sum(max(0, min(hg.n, ?2 - coalesce(h.sampled, 0)))), min(hg.first), max(hg.last)
+  FROM hg LEFT JOIN counts_hourly h ON ${onKey('h', 'hg', 'hour')}
+  WHERE true GROUP BY hg.agent_key, hg.day, hg.host, hg.verification, hg.cls
+  ON CONFLICT (agent_key, day, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
+    blocked = blocked + excluded.blocked, sampled = sampled + excluded.sampled,
+    first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)`
+
+/** The timeline of requests recorded late, for an hour already rolled up: crawlers only, genuine claims only. */
+export const UPSERT_LATE_TIMELINE = `INSERT INTO timeline_hourly (hour, host, category, requests, violations)
+  SELECT c.hour, c.host, coalesce(a.category, ''), count(*), sum(c.cls IN (${COUNTED_SQL}))
+  FROM (${LATE_FACTS}) c JOIN agents a ON a.agent_key = c.agent_key
+  WHERE c.request = 1 AND a.kind = 'bot' AND c.verification IN ('verified', 'unverified')
+  GROUP BY c.hour, c.host, coalesce(a.category, '')
+  ON CONFLICT (hour, host, category) DO UPDATE SET requests = requests + excluded.requests, violations = violations + excluded.violations`
+
+/** Returns the keys whose sampling budget is spent, so the isolate stops sending their raw rows this hour. */
+export const UPSERT_COUNTS_HOURLY = `INSERT INTO counts_hourly (agent_key, hour, host, verification, class, requests, blocked, sampled, first_time, last_time)
+  SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ?2), min(time), max(time)
+  FROM (${FACTS}) WHERE true GROUP BY agent_key, hour, host, verification, cls
+  ON CONFLICT (agent_key, hour, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
+    blocked = blocked + excluded.blocked, sampled = min(?2, sampled + excluded.sampled),
+    first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)
+  RETURNING CASE WHEN sampled >= ?2 THEN agent_key || char(10) || hour || char(10) || host || char(10) || verification || char(10) || class END AS spent`
+
+/** The disallowed requests' facts (allowed ones and fetches are not counted per path), classified. */
+const DISALLOWED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.q' = 1 AND coalesce(value ->> '$.c', '') <> 'allowed'`)
+
+/**
+ * Paths of disallowed requests: a path new to its group (class, day, host,
+ * agent, verification) gets a row while the group holds fewer than ?2 paths
+ * (its row under version '' and path '' counts them), most requested first;
+ * beyond it the requests add up in that row.
+ */
+export const UPSERT_PATHS = `WITH c AS (${DISALLOWED_FACTS}),
+  g AS (SELECT cls, day, host, agent_key, verification, robots_version, path, max(agent_tokens) AS agent_tokens, count(*) AS n,
+          EXISTS (SELECT 1 FROM paths_daily p WHERE p.class = c.cls AND p.day = c.day AND p.host = c.host AND p.agent_key = c.agent_key
+            AND p.verification = c.verification AND p.robots_version = c.robots_version AND p.path = c.path) AS known
+        FROM c GROUP BY cls, day, host, agent_key, verification, robots_version, path),
+  r AS (SELECT g.*, row_number() OVER (PARTITION BY cls, day, host, agent_key, verification, known ORDER BY n DESC, robots_version, path) AS rank
+        FROM g),
+  s AS (SELECT r.*, r.known = 1 OR coalesce(o.paths, 0) + r.rank <= ?2 AS kept
+        FROM r LEFT JOIN paths_daily o ON o.class = r.cls AND o.day = r.day AND o.host = r.host AND o.agent_key = r.agent_key
+          AND o.verification = r.verification AND o.robots_version = '' AND o.path = '')
+  INSERT INTO paths_daily (class, day, host, agent_key, verification, robots_version, path, agent_tokens, requests, paths)
+  SELECT * FROM (
+    SELECT cls, day, host, agent_key, verification, robots_version, path, agent_tokens, n, 0 FROM s WHERE kept
+    UNION ALL
+    SELECT cls, day, host, agent_key, verification, '', '', '', sum(CASE WHEN kept THEN 0 ELSE n END), sum(kept AND known = 0)
+    FROM s GROUP BY cls, day, host, agent_key, verification HAVING sum(NOT kept) > 0 OR sum(kept AND known = 0) > 0
+  ) WHERE true
+  ON CONFLICT (class, day, host, agent_key, verification, robots_version, path) DO UPDATE SET
+    requests = requests + excluded.requests, paths = paths + excluded.paths`
+
+/** The facts SQL classifies (a genuine claim's disallowed requests), classified. */
+const UNSETTLED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.c' IS NULL`)
+
+export const UPSERT_RULES = `INSERT INTO rules_daily (day, host, robots_version, rule_line, agent_key, rule_type, rule_pattern, violations)
+  SELECT day, host, robots_version, rule_line, agent_key, max(rule_type), max(coalesce(rule_pattern, '')), count(*)
+  FROM (${UNSETTLED_FACTS}) WHERE cls IN (${COUNTED_SQL}) AND rule_line IS NOT NULL AND rule_type IS NOT NULL
+  GROUP BY day, host, robots_version, rule_line, agent_key
+  ON CONFLICT (day, host, robots_version, rule_line, agent_key) DO UPDATE SET violations = violations + excluded.violations`
+
+export const INSERT_GROUPS = `INSERT OR IGNORE INTO agent_groups (agent_key, day, robots_version, robots_group)
+  SELECT value ->> '$.agent_key', value ->> '$.day', value ->> '$.robots_version', value ->> '$.robots_group' FROM json_each(?1)`
+
+/** The classes SQL decided (the rest were known), for the Analytics Engine data points. */
+export const SELECT_CLASSES = `SELECT i, cls FROM (${UNSETTLED_FACTS})`
