@@ -22,6 +22,7 @@ const run = promisify(execFile)
 export const FIXTURE_LISTS: Readonly<Record<string, string>> = {
   'https://developers.google.com/static/crawling/ipranges/common-crawlers.json': 'test/fixtures/ip-ranges/googlebot.json',
   'https://www.bing.com/toolbox/bingbot.json': 'test/fixtures/ip-ranges/bingbot.json',
+  'https://openai.com/gptbot.json': 'test/fixtures/ip-ranges/gptbot.json',
 }
 
 /** One KV write: the shape of `wrangler kv bulk put` files. */

@@ -21,6 +21,8 @@ export interface RunningWorker {
   readonly bundle: string
   /** Runs bound statements on the Worker's D1, in one batch (one transaction). */
   batch(statements: readonly { sql: string; params: readonly (string | number)[] }[]): Promise<void>
+  /** Writes entries into the Worker's ROBOTS_KV, as the cron (or `wrangler kv bulk put`) would. */
+  putKv(entries: readonly { key: string; value: string; metadata?: unknown }[]): Promise<void>
   stop(): Promise<void>
 }
 
@@ -62,6 +64,10 @@ export async function startBuiltWorker(secrets: { ROBOTS_ADMIN_TOKEN: string; IP
     bundle: await readFile(join(outdir, 'index.js'), 'utf8'),
     async batch(statements) {
       await db.batch(statements.map(({ sql, params }) => db.prepare(sql).bind(...params)))
+    },
+    async putKv(entries) {
+      const kv = (await mf.getKVNamespace('ROBOTS_KV')) as unknown as { put(key: string, value: string, options: { metadata?: unknown }): Promise<void> }
+      for (const { key, value, metadata } of entries) await kv.put(key, value, metadata === undefined ? {} : { metadata })
     },
     async stop() {
       await mf.dispose()

@@ -19,7 +19,7 @@ const ALL = { since: T0 - 30 * DAY, until: T0 + 30 * DAY }
 /** Every table the migrations create, and wrangler's record of which ran. */
 const TABLES = [
   'events', 'agent_hourly', 'robots_fetches', 'robots_versions', 'agents', 'counts_hourly', 'counts_daily', 'timeline_hourly',
-  'paths_daily', 'rules_daily', 'agent_groups', 'robots_hosts', 'ledger_state', 'd1_migrations',
+  'paths_daily', 'rules_daily', 'agent_groups', 'robots_hosts', 'ledger_state', 'ledger_losses', 'ledger_hosts', 'd1_migrations',
 ]
 
 const OLD_COLUMNS = EVENT_COLUMNS.filter((c) => c !== 'agent_also')

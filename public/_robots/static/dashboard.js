@@ -189,7 +189,7 @@ async function showCoverage() {
   const shown = notes.slice(0, 3).map((o) => el('p', {}, o.message))
   const rest = notes.slice(3).map((o) => o.operator)
   if (rest.length > 0) shown.push(el('p', {}, `The IP ranges of ${rest.join(', ')} are not loaded or stale either (${api}/verification).`))
-  status.before(el('div', { id: 'coverage', className: 'status warn', role: 'note' }, ...shown))
+  status.before(el('div', { id: 'verification', className: 'status warn', role: 'note' }, ...shown))
 }
 
 void load()
