@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
 
 // Two kinds of tests (see STYLE.md): pure modules in plain Node, where the
@@ -7,10 +8,21 @@ import { defineConfig } from 'vitest/config'
 // The ledger's schema, applied to each test's D1 by test/worker/setup.ts.
 const migrations = await readD1Migrations('./migrations')
 
+// `robots-edge` (robots.config.ts imports it by name, as a consumer's does)
+// resolves to the package's TypeScript source here: package.json `exports`
+// maps this condition to src/; consumers get the built JavaScript.
+const SOURCE = 'robots-edge-source'
+const fromSource = { conditions: [SOURCE, ...defaultServerConditions] }
+const workersFromSource = { resolve: { conditions: [SOURCE] }, ssr: { resolve: { conditions: [SOURCE] } } }
+
 export default defineConfig({
   test: {
+    // robots.config.ts first: a bad config fails the run once, with its own message.
+    globalSetup: ['./test/setup/validate-config.ts'],
     projects: [
       {
+        resolve: fromSource,
+        ssr: { resolve: fromSource },
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
@@ -19,6 +31,8 @@ export default defineConfig({
         },
       },
       {
+        resolve: fromSource,
+        ssr: { resolve: fromSource },
         // The built Worker (wrangler's dry-run bundle) served by Miniflare with
         // its static assets, driven in headless Chromium. Building and starting
         // take seconds, hence the long timeouts.
@@ -31,6 +45,7 @@ export default defineConfig({
         },
       },
       {
+        ...workersFromSource,
         plugins: [
           cloudflareTest({
             main: './src/index.ts',

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import type { AgentIdentity } from './bots/index.ts'
 import { cfOf, verifyClaim } from './bots/verify.ts'
 import type { Policy } from './config/index.ts'
+import { d1Of, kvOf, type RobotsEdgeEnv } from './env.ts'
 import type { JudgedRequest, Verification } from './events.ts'
 import { writeToAnalyticsEngine } from './storage/analytics-engine.ts'
 import { createIpRangeLoader, refreshIpRanges } from './storage/ip-ranges.ts'
@@ -16,11 +17,11 @@ import { createRecorder, type Recorder } from './storage/recorder.ts'
 export interface Wiring {
   record(event: JudgedRequest, c: Context, policy: Policy): Promise<void>
   verify(c: Context, identity: AgentIdentity): Promise<Verification>
-  scheduled(env: Env, now?: number): Promise<void>
+  scheduled(env: RobotsEdgeEnv, now?: number): Promise<void>
   readonly recorder: () => Recorder | undefined
 }
 
-const envOf = (c: Context): Env => c.env as Env
+const envOf = (c: Context): RobotsEdgeEnv => c.env as RobotsEdgeEnv
 
 export function createWiring(): Wiring {
   let recorder: Recorder | undefined
@@ -28,7 +29,7 @@ export function createWiring(): Wiring {
   const versions = new Set<string>()
   const loadIpRanges = createIpRangeLoader()
 
-  const recorderFor = (env: Env): Recorder => {
+  const recorderFor = (env: RobotsEdgeEnv): Recorder => {
     db = env.DB
     recorder ??= createRecorder(() => db!)
     return recorder
@@ -67,12 +68,19 @@ export function createWiring(): Wiring {
       const env = envOf(c)
       const cf = cfOf(c.req.raw)
       const ip = c.req.header('cf-connecting-ip') ?? null
-      const ranges = env?.ROBOTS_KV ? await loadIpRanges(env.ROBOTS_KV) : new Map()
+      const kv = kvOf(env)
+      const ranges = kv ? await loadIpRanges(kv) : new Map()
       return verifyClaim(identity.id, ip, cf, ranges)
     },
 
     async scheduled(env, now = Date.now()) {
-      const [refresh, prune] = await Promise.allSettled([refreshIpRanges(env.ROBOTS_KV), pruneLedger(env.DB, { now })])
+      // A Worker without one of the bindings has that feature off (said once, on the first request).
+      const kv = kvOf(env)
+      const database = d1Of(env)
+      const [refresh, prune] = await Promise.allSettled([
+        kv ? refreshIpRanges(kv) : Promise.reject(new Error('no ROBOTS_KV binding')),
+        database ? pruneLedger(database, { now }) : Promise.reject(new Error('no DB binding')),
+      ])
       const failed = refresh.status === 'fulfilled' ? refresh.value.filter((r) => !r.ok) : []
       console.log(JSON.stringify({
         robotsEdge: 'cron',

@@ -40,7 +40,9 @@ export type ReportDocument = Omit<Report, 'agents' | 'spoofed'> & {
 interface ReportRoutesModule {
   createReportApp(): { request(path: string, init: RequestInit, env: Record<string, unknown>): Response | Promise<Response> }
 }
-const ROUTES_MODULE = new URL('../../src/report/routes.ts', import.meta.url).href
+// Widened to `string` so the Node typecheck does not follow it; the path
+// stays a literal, so the package build (esbuild) bundles the module.
+const loadRoutes = () => import('../../src/report/routes.ts' as string) as Promise<ReportRoutesModule>
 
 function queryOf(o: ReportOptions): URLSearchParams {
   const q = new URLSearchParams()
@@ -106,7 +108,7 @@ async function fromLocal(o: ReportOptions): Promise<{ doc: ReportDocument; sourc
     if (schema === null) {
       throw new CliError(`the local ledger in ${persistTo} has no tables yet: run \`npm run dev\` (it applies the migrations) and send it some requests, or pass --url.`)
     }
-    const { createReportApp } = (await import(ROUTES_MODULE)) as ReportRoutesModule
+    const { createReportApp } = await loadRoutes()
     const token = crypto.randomUUID()
     const res = await createReportApp().request(`/_robots/api/report?${queryOf(o)}`, { headers: { Authorization: `Bearer ${token}` } }, { DB: db, ROBOTS_ADMIN_TOKEN: token })
     return { doc: await documentOf(res, 'the local report'), source: `local D1 (${persistTo}${environment ? `, env ${environment}` : ''})` }

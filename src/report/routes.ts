@@ -181,6 +181,13 @@ function failure(c: Context, error: unknown): Response {
   return c.json({ error: 'the ledger (D1) could not be read; see the Worker logs' }, 503)
 }
 
+/** The ledger: a Worker without a `DB` binding records nothing, and its report is a 503 that says why. */
+function ledgerOf(c: Context<AppEnv>): D1Database {
+  const db = c.env?.DB
+  if (db === undefined) throw new Error('no D1 binding "DB": this Worker records nothing')
+  return db
+}
+
 export interface ReportRoutesOptions {
   /** The admin token. Default: the `ROBOTS_ADMIN_TOKEN` secret. */
   token?: (c: Context<AppEnv>) => string | undefined
@@ -221,7 +228,7 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
   })
   app.get(`${api}/report`, async (c) => {
     try {
-      return c.json(await loadReport(c.env.DB, reportFilterOf(new URL(c.req.url), now())))
+      return c.json(await loadReport(ledgerOf(c), reportFilterOf(new URL(c.req.url), now())))
     } catch (error) {
       return failure(c, error)
     }
@@ -246,7 +253,7 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
   })
   app.get(`${api}/report.csv`, async (c) => {
     try {
-      const csv = toCsv(await getReport(c.env.DB, reportFilterOf(new URL(c.req.url), now())))
+      const csv = toCsv(await getReport(ledgerOf(c), reportFilterOf(new URL(c.req.url), now())))
       return c.body(csv, 200, {
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': 'attachment; filename="robots-edge-report.csv"',
@@ -260,7 +267,7 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
       const agent = text('agent', c.req.param('agent'), 128, PRINTABLE, 'an agent key (gptbot)')
       if (agent === undefined) throw new BadParam('agent', 'is missing')
       const page = pageOf(new URL(c.req.url), now())
-      const events = await getAgentRequests(c.env.DB, agent, page)
+      const events = await getAgentRequests(ledgerOf(c), agent, page)
       const last = events.at(-1)
       return c.json({ agent, events, next: events.length === page.limit && last ? last.time : null })
     } catch (error) {

@@ -236,7 +236,7 @@ export function createIpRangeLoader(options: IpRangeLoaderOptions = {}): IpRange
     try {
       return await Promise.race([inflight.promise, giveUp])
     } finally {
-      clearTimeout(timer)
+      if (timer !== undefined) clearTimeout(timer)
     }
   }
 }
