@@ -26,8 +26,22 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/worker/**', 'test/worker-staging/**', 'test/e2e/**'],
+          exclude: ['test/worker/**', 'test/worker-staging/**', 'test/e2e/**', 'test/package/**'],
           environment: 'node',
+        },
+      },
+      {
+        // The package as consumers get it: `npm pack`, installed into fresh
+        // apps in temporary folders, run in the Workers runtime. Packing,
+        // installing and bundling take a while, hence the long timeouts.
+        test: {
+          name: 'package',
+          include: ['test/package/**/*.test.ts'],
+          environment: 'node',
+          // One file at a time: each packs, installs, bundles or runs wrangler.
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
         },
       },
       {
@@ -39,6 +53,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // Finds or installs Chromium, and says which: the browser tests never skip.
+          globalSetup: ['./test/e2e/chromium.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 180_000,

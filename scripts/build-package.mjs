@@ -18,7 +18,7 @@ rmSync('lib', { recursive: true, force: true })
 // not part of the package.
 mkdirSync('node_modules/.cache/robots-edge', { recursive: true })
 execFileSync(bin('wrangler'), ['types', '--include-env=false', 'node_modules/.cache/robots-edge/runtime.d.ts'], { env: offline, stdio: 'pipe' })
-execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json'], { stdio: 'inherit' })
+execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json'], { stdio: ['ignore', process.stderr, process.stderr] })
 
 await build({
   entryPoints: ['scripts/robots.ts'],
@@ -42,4 +42,5 @@ if (missing.length > 0) {
   console.error(`build-package: package.json exports files the build did not write: ${missing.join(', ')}`)
   process.exit(1)
 }
-console.log('build-package: lib/ written (entry points, declarations, cli.mjs)')
+// stderr: `npm pack --json` keeps stdout for its JSON.
+console.error('build-package: lib/ written (entry points, declarations, cli.mjs)')

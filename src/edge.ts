@@ -39,6 +39,8 @@ export interface RobotsEdgeOptions {
   verify?: VerifyFn
   /** Serve the report and the dashboard under /_robots/ (behind `ROBOTS_ADMIN_TOKEN`). Default: true. */
   report?: boolean
+  /** Writes the guard's JSON log line for each judged request. Default: `console.log` (Workers Logs, Logpush). */
+  log?: (line: string) => void
   /** Where the one-time notices about missing bindings go. Default: `console.warn`. */
   warn?: (message: string) => void
 }
@@ -92,12 +94,12 @@ function guardThen(guard: MiddlewareHandler, c: Context<AppEnv>, next: () => Pro
  * middleware, with record and verify given. `createApp` uses it bare; the
  * package's forms through `createEdge`, with storage.
  */
-export function assembleEdge(config: ConfigInput, deps: { record?: RecordFn | undefined; verify: VerifyFn; report: boolean }): Omit<Edge, 'scheduled'> {
+export function assembleEdge(config: ConfigInput, deps: { record?: RecordFn | undefined; verify: VerifyFn; report: boolean; log?: ((line: string) => void) | undefined }): Omit<Edge, 'scheduled'> {
   const policies = createPolicies(config)
   const { record, verify } = deps
   const ipSalt = (c: Context) => (c.env as RobotsEdgeEnv | undefined)?.IP_HASH_SALT
   const txt = robotsTxt({ policies, onFetch: recordRobotsFetch({ record, verify, ipSalt }) })
-  const guard = botGuard({ policies, record, verify, ipSalt })
+  const guard = botGuard({ policies, record, verify, ipSalt, log: deps.log })
   const report = deps.report ? createReportApp() : null
   const middleware: MiddlewareHandler<AppEnv> = async function robotsEdge(c, next) {
     const path = c.req.path
@@ -155,6 +157,7 @@ export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {})
       record: options.record ?? wiring.record,
       verify: options.verify ?? wiring.verify,
       report: options.report !== false,
+      log: options.log,
     })
   } catch (error) {
     if (error instanceof ConfigError && isDevelopment()) return brokenConfigEdge(error)
@@ -188,7 +191,8 @@ export type RobotsEdgeMiddleware = MiddlewareHandler<AppEnv> & {
  * throws at start-up, never on a request). Bindings, each optional: `DB`
  * (D1, the ledger), `ROBOTS_KV` (KV, IP ranges), `ROBOTS_AE`, and the
  * secrets `ROBOTS_ADMIN_TOKEN` and `IP_HASH_SALT`. Options: `record`,
- * `verify`, `report` (default true), `warn` (default `console.warn`).
+ * `verify`, `report` (default true), `log` (default `console.log`), `warn`
+ * (default `console.warn`).
  *
  * @example
  * import { Hono } from 'hono'

@@ -92,7 +92,10 @@ async function fromUrl(o: ReportOptions, io: Io): Promise<{ doc: ReportDocument;
 async function fromLocal(o: ReportOptions): Promise<{ doc: ReportDocument; source: string }> {
   const persistTo = o.persistTo ?? '.wrangler/state'
   const environment = o.env && o.env !== 'production' ? o.env : undefined
-  const { getPlatformProxy } = await import('wrangler')
+  // An optional peer dependency of the package: every Workers project has it, and only this command needs it.
+  const { getPlatformProxy } = await import('wrangler').catch(() => {
+    throw new CliError('reading the local D1 needs wrangler in this project (npm i -D wrangler); or read a running Worker with --url.')
+  })
   // Wrangler logs to stdout ("Using secrets defined in .dev.vars"), which would corrupt --json.
   const logLevel = process.env.WRANGLER_LOG
   process.env.WRANGLER_LOG ??= 'error'

@@ -21,8 +21,20 @@
  * app.use(robotsTxt({ policies }))
  * app.use(botGuard({ policies, record: (event) => console.log(event) }))
  */
+import type { RobotsJudgment } from '../middleware/bot-guard.ts'
+
 export { robotsEdge, type AppEnv, type RecordFn, type RobotsEdgeMiddleware, type RobotsEdgeOptions, type ScheduledFn, type VerifyFn } from '../edge.ts'
 export { robotsTxt, type RobotsTxtOptions } from '../middleware/robots-txt.ts'
 export { botGuard, type BotGuardEnv, type BotGuardOptions, type RobotsJudgment } from '../middleware/bot-guard.ts'
 export { createPolicies, type Policies, type Policy } from '../config/index.ts'
 export type { RobotsEdgeEnv } from '../env.ts'
+
+declare module 'hono' {
+  // Every app that imports robots-edge/hono can read the verdict with
+  // `c.get('robotsVerdict')`, whatever its own Variables (as hono's own
+  // middleware declare theirs).
+  interface ContextVariableMap {
+    /** The guard's judgment of this request: set for each crawler it judged; unset for people. */
+    robotsVerdict?: RobotsJudgment
+  }
+}
