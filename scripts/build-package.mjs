@@ -3,6 +3,7 @@
 // and the CLI as one file (esbuild). Consumers never compile our TypeScript.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
@@ -20,8 +21,25 @@ mkdirSync('node_modules/.cache/robots-edge', { recursive: true })
 execFileSync(bin('wrangler'), ['types', '--include-env=false', 'node_modules/.cache/robots-edge/runtime.d.ts'], { env: offline, stdio: 'pipe' })
 execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json'], { stdio: ['ignore', process.stderr, process.stderr] })
 
+// The CLI imports the package's own modules from lib/, so one copy of the
+// engine and the config ships, and the CLI checks a config with the very
+// code the Worker runs.
+const shared = new Set()
+const sharedModules = {
+  name: 'shared-modules',
+  setup(b) {
+    b.onResolve({ filter: /\/src\/.+\.ts$/ }, (args) => {
+      const file = resolve(args.resolveDir, args.path)
+      const path = `./${relative(resolve('src'), file).replace(/\.ts$/, '.js')}`
+      shared.add(path)
+      return { path, external: true }
+    })
+  },
+}
+
 await build({
   entryPoints: ['scripts/robots.ts'],
+  plugins: [sharedModules],
   outfile: 'lib/cli.mjs',
   bundle: true,
   platform: 'node',
@@ -33,10 +51,12 @@ await build({
   legalComments: 'none',
 })
 
-// Every path package.json exports must exist, or an install would fail on import.
+// Every path package.json exports, and every module the CLI imports, must
+// exist, or an install would fail on import.
 const { exports } = JSON.parse(readFileSync('package.json', 'utf8'))
 const missing = Object.values(exports)
   .flatMap((target) => (typeof target === 'string' ? [target] : [target.types, target.default]))
+  .concat([...shared].map((path) => join('lib', path)))
   .filter((path) => !existsSync(path))
 if (missing.length > 0) {
   console.error(`build-package: package.json exports files the build did not write: ${missing.join(', ')}`)
