@@ -38,8 +38,11 @@ export default defineConfig({
           name: 'package',
           include: ['test/package/**/*.test.ts'],
           environment: 'node',
-          // One file at a time: each packs, installs, bundles or runs wrangler.
+          // One file at a time, after every other project has finished: each
+          // packs, installs, bundles or runs wrangler, which would starve the
+          // timed tests of the others on two cores.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
           testTimeout: 120_000,
           hookTimeout: 600_000,
         },
