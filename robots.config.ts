@@ -1,4 +1,4 @@
-import { agents, defineConfig } from './src/config/index.ts'
+import { agents, defineConfig } from 'robots-edge'
 
 // The crawler policy: served as /robots.txt and enforced on every request
 // by the same compiled rules. See the README for every option.
