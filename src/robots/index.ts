@@ -11,6 +11,8 @@ export { parseRobotsTxt, agentToken, MAX_FILE_BYTES, MAX_LINE_BYTES } from './pa
 export { compileRobotsTxt, isAllowed, type RobotsMatcher } from './compile.ts'
 export { serializeRobotsTxt } from './serialize.ts'
 export { lintRobotsTxt } from './lint.ts'
+export { readerSafeModel } from './reader-safe.ts'
+export { compileReader, substringGroup, type Reader, type ReaderName, type ReaderVerdict } from './readers.ts'
 export { pathOf } from './match.ts'
 export { normalizeEncoding } from './encoding.ts'
 export { describeCodePoint, findUnsafeCharacter, percentEncode, showValue, type UnsafeCharacter, type UnsafeKind } from './characters.ts'
