@@ -98,6 +98,7 @@ export function parseRobotsTxt(text: string): ParsedRobotsTxt {
   const body = typeof text === 'string' ? text : String(text ?? '')
   const diagnostics: ParseDiagnostic[] = []
   const groups: MutableGroup[] = []
+  const agentValues: string[][] = []
   const sitemaps: string[] = []
   const sitemapLines: number[] = []
   const other: OtherRecord[] = []
@@ -192,8 +193,10 @@ export function parseRobotsTxt(text: string): ParsedRobotsTxt {
         if (current === null || inRules) {
           current = { userAgents: [], rules: [], other: [], line }
           groups.push(current)
+          agentValues.push([])
           inRules = false
         }
+        agentValues[agentValues.length - 1]!.push(value)
         const token = agentToken(value)
         if (token === '') {
           diagnostics.push({ code: 'invalid-product-token', line, detail: value })
@@ -259,5 +262,6 @@ export function parseRobotsTxt(text: string): ParsedRobotsTxt {
     other,
     diagnostics,
     lines: lineNo,
+    agentValues,
   }
 }

@@ -40,7 +40,8 @@ export function readerSafeModel(model: RobotsTxtModel): RobotsTxtModel {
 const key = (agent: string): string => agent.toLowerCase()
 /** The token RFC 9309 readers merge groups by; '' when the value names none. */
 const token = (agent: string): string => agentToken(agent).toLowerCase()
-const isWildcard = (g: Group): boolean => g.userAgents.length === 1 && g.userAgents[0] === '*'
+const isStar = (agent: string): boolean => token(agent) === '*'
+const isWildcard = (g: Group): boolean => g.userAgents.length === 1 && isStar(g.userAgents[0]!)
 
 /** RFC 9309 §2.2.2 priority, then `allow` first (it wins a tie); stable otherwise. */
 export function orderRules(rules: readonly Rule[]): Rule[] {
@@ -90,8 +91,9 @@ function part(g: Group, userAgents: string[], first: boolean): Group {
 
 /** A group naming `*` beside other tokens becomes one group per side, with the same rules. */
 function splitWildcard(g: Group): Group[] {
-  if (!g.userAgents.includes('*') || g.userAgents.length === 1) return [g]
-  return [part(g, g.userAgents.filter((a) => a !== '*'), true), part(g, ['*'], false)]
+  const star = g.userAgents.filter(isStar)
+  if (star.length === 0 || star.length === g.userAgents.length) return [g]
+  return [part(g, g.userAgents.filter((a) => !isStar(a)), true), part(g, star, false)]
 }
 
 /** Must `a` come before `b`: does a value of `a` contain a different value of `b`? */

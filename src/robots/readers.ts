@@ -1,6 +1,7 @@
 import { normalizeEncoding } from './encoding.ts'
 import { pathOf } from './match.ts'
-import type { RobotsTxtModel, Rule } from './types.ts'
+import { PrefixIndex } from './prefix-index.ts'
+import type { ParsedRobotsTxt, RobotsTxtModel, Rule } from './types.ts'
 
 /**
  * Readers of robots.txt older than RFC 9309, which many crawlers still are.
@@ -40,21 +41,41 @@ export interface Reader {
   groupFor(name: string): number
 }
 
-interface PreparedRule {
-  readonly rule: Rule
-  readonly pattern: string
+/**
+ * A group's rules for a prefix reader: each normalised pattern once, with
+ * the earliest rule that has it (the 1996 draft's first match among equal
+ * patterns).
+ */
+interface PreparedGroup {
+  readonly index: PrefixIndex
+  /** By literal index: the earliest rule, and its position in the group. */
+  readonly first: readonly { readonly rule: Rule; readonly at: number }[]
+  /** The empty `Disallow:` of a 1994 group (which allows everything), if any. */
+  readonly empty: Rule | null
+}
+
+function prepare(rules: readonly Rule[]): PreparedGroup {
+  const earliest = new Map<string, { rule: Rule; at: number }>()
+  rules.forEach((rule, at) => {
+    const pattern = normalizeEncoding(rule.pattern)
+    if (!earliest.has(pattern)) earliest.set(pattern, { rule, at })
+  })
+  const index = new PrefixIndex(earliest.keys())
+  return { index, first: index.literals.map((l) => earliest.get(l)!), empty: null }
 }
 
 /**
  * The group a substring-choosing reader obeys: the first whose value is part
- * of the crawler's name, else the first `*` group, else none (-1). An empty
- * value is part of every name, as in `urllib.robotparser`.
+ * of the crawler's name, else the first `*` group, else none (-1). Values are
+ * compared as written (`agentValues` of a parsed file), and an empty value is
+ * part of every name, as in `urllib.robotparser`.
  */
-export function substringGroup(model: RobotsTxtModel, name: string): number {
+export function substringGroup(model: RobotsTxtModel | ParsedRobotsTxt, name: string): number {
   const wanted = name.split('/')[0]!.toLowerCase()
+  const values = 'agentValues' in model ? model.agentValues : model.groups.map((g) => g.userAgents)
   let fallback = -1
-  for (let i = 0; i < model.groups.length; i++) {
-    const agents = model.groups[i]!.userAgents
+  for (let i = 0; i < values.length; i++) {
+    const agents = values[i]!
     if (agents.includes('*')) {
       if (fallback < 0) fallback = i
       continue
@@ -64,32 +85,43 @@ export function substringGroup(model: RobotsTxtModel, name: string): number {
   return fallback
 }
 
-/** Compiles one of the older readings of a parsed (or hand-built) model. */
-export function compileReader(model: RobotsTxtModel, name: ReaderName): Reader {
-  const prepared: PreparedRule[][] = model.groups.map((group) =>
-    group.rules
-      .filter((rule) => name === 'first-match' || rule.type === 'disallow')
-      .map((rule) => ({ rule, pattern: normalizeEncoding(rule.pattern) })),
-  )
-  const groupFor = (crawler: string): number => substringGroup(model, crawler)
+/** Compiles one of the older readings of a parsed (or hand-built) model. Groups are prepared on first use. */
+export function compileReader(model: RobotsTxtModel | ParsedRobotsTxt, name: ReaderName): Reader {
+  const prepared: (PreparedGroup | undefined)[] = []
+  const prepareGroup = (i: number): PreparedGroup => {
+    const rules = model.groups[i]!.rules
+    if (name === 'first-match') return prepare(rules)
+    // 1994: no Allow; "Disallow:" with no value allows everything.
+    const disallows = rules.filter((rule) => rule.type === 'disallow')
+    const empty = disallows.find((rule) => rule.pattern === '') ?? null
+    return { ...prepare(disallows.filter((rule) => rule.pattern !== '')), empty }
+  }
+  // Crawler names come from outside: the memo is bounded.
+  const groups = new Map<string, number>()
+  const groupFor = (crawler: string): number => {
+    let group = groups.get(crawler)
+    if (group === undefined) {
+      group = substringGroup(model, crawler)
+      if (groups.size >= 512) groups.clear()
+      groups.set(crawler, group)
+    }
+    return group
+  }
   return {
     name,
     groupFor,
     check(crawler, url) {
       const group = groupFor(crawler)
       if (group < 0) return { allowed: true, group, rule: null }
-      const path = normalizeEncoding(pathOf(url))
-      const rules = prepared[group]!
-      if (name === 'first-match') {
-        const first = rules.find((r) => path.startsWith(r.pattern))
-        if (first === undefined) return { allowed: true, group, rule: null }
-        return { allowed: first.rule.type === 'allow' || first.pattern === '', group, rule: first.rule }
+      const { index, first, empty } = (prepared[group] ??= prepareGroup(group))
+      // The earliest in file order of the rules whose pattern is a prefix of the path.
+      let decided: { rule: Rule; at: number } | undefined
+      for (let i = index.longest(normalizeEncoding(pathOf(url))); i >= 0; i = index.parents[i]!) {
+        if (decided === undefined || first[i]!.at < decided.at) decided = first[i]
       }
-      // 1994: "Disallow:" with no value allows everything; any other
-      // Disallow that prefixes the path forbids it.
-      const forbidding = rules.find((r) => r.pattern !== '' && path.startsWith(r.pattern))
-      if (forbidding !== undefined) return { allowed: false, group, rule: forbidding.rule }
-      return { allowed: true, group, rule: rules.find((r) => r.pattern === '')?.rule ?? null }
+      if (decided === undefined) return { allowed: true, group, rule: empty }
+      const { rule } = decided
+      return { allowed: rule.type === 'allow' || rule.pattern === '', group, rule }
     },
   }
 }
