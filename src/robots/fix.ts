@@ -57,7 +57,10 @@ export function fixRobotsTxt(text: string): FixedRobotsTxt {
     for (const i of found) kept.add(i)
     return found.sort((a, b) => a - b).map((i) => commentText(lines[i]!)).join('\n')
   }
-  const header = block(0, 1)
+  // The comment at the top is the header, unless it stands right above a group: then it is that group's.
+  let top = 0
+  while (isComment(top)) top++
+  const header = parsed.groups.some((g) => g.line === top + 1) ? undefined : block(0, 1)
   const groups = parsed.groups.map((g, i) => {
     const comment = g.line === undefined ? undefined : block(g.line - 2, -1)
     const withValues = { ...g, userAgents: (parsed.agentValues[i] ?? g.userAgents).map(agentValue) }

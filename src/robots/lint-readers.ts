@@ -28,7 +28,7 @@ const FIX_ORDER = 'robots-edge lint --fix writes this order'
 const MAX_PATHS_PER_CRAWLER = 2048
 const MAX_CRAWLERS = 128
 
-type Kind = 'order' | 'group' | 'wildcard' | 'allow'
+type Kind = 'order' | 'group' | 'wildcard' | 'extension' | 'allow'
 
 interface Difference {
   readonly kind: Kind
@@ -83,8 +83,9 @@ function unnamedCrawler(parsed: ParsedRobotsTxt): Crawler | undefined {
 
 /** What caused a reader to differ from Google, given its verdict. */
 function kindOf(reader: ReaderName, google: Verdict, other: ReaderVerdict, path: string, sameGroup: boolean): Kind {
-  const decidedByPrefix = (rule: { pattern: string } | null) => rule === null || (!hasWildcard(rule.pattern) && normalizeEncoding(path).startsWith(normalizeEncoding(rule.pattern)))
-  if (!decidedByPrefix(google.rule) || (other.rule !== null && hasWildcard(other.rule.pattern))) return 'wildcard'
+  if ((google.rule !== null && hasWildcard(google.rule.pattern)) || (other.rule !== null && hasWildcard(other.rule.pattern))) return 'wildcard'
+  // Google extension: `Allow: /dir/index.html` also allows `/dir/`.
+  if (google.rule !== null && !normalizeEncoding(path).startsWith(normalizeEncoding(google.rule.pattern))) return 'extension'
   if (!sameGroup) return 'group'
   if (reader === 'prefix-1994' && google.rule?.type === 'allow') return 'allow'
   return 'order'
@@ -163,6 +164,11 @@ function describe(d: Difference, parsed: ParsedRobotsTxt, unnamed: Crawler | und
         fix: 'Where a prefix says the same, write the prefix ("/downloads/" rather than "/downloads/*"); otherwise this is only information.',
         example,
       }
+    case 'extension':
+      return {
+        message: `${google}, a Google extension that reads "Allow: /dir/index.html" as allowing "/dir/" too; ${who} ${verb(d.other.allowed)} it (${quote(d.other.rule)}). They fetch less, never more, and no order changes that.${also}`,
+        example,
+      }
     case 'allow':
       return {
         message: `${google}; ${who} know no Allow lines and ${verb(d.other.allowed)} it (${quote(d.other.rule)}). They fetch less, never more (the guard never refuses them for it), and no order changes that.${also}`,
@@ -171,8 +177,8 @@ function describe(d: Difference, parsed: ParsedRobotsTxt, unnamed: Crawler | und
   }
 }
 
-const SEVERITY: Readonly<Record<Kind, LintDiagnostic['severity']>> = { order: 'warning', group: 'warning', wildcard: 'info', allow: 'info' }
-const CODE: Readonly<Record<Kind, LintDiagnostic['code']>> = { order: 'reader-order', group: 'reader-group', wildcard: 'reader-wildcard', allow: 'reader-allow' }
+const SEVERITY: Readonly<Record<Kind, LintDiagnostic['severity']>> = { order: 'warning', group: 'warning', wildcard: 'info', extension: 'info', allow: 'info' }
+const CODE: Readonly<Record<Kind, LintDiagnostic['code']>> = { order: 'reader-order', group: 'reader-group', wildcard: 'reader-wildcard', extension: 'reader-extension', allow: 'reader-allow' }
 
 /**
  * The differences between the three readings, one diagnostic per cause:

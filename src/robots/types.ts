@@ -121,6 +121,7 @@ export type LintCode =
   | 'reader-group'
   /** Readers disagree, and no order can make them agree. */
   | 'reader-wildcard'
+  | 'reader-extension'
   | 'reader-allow'
   | 'no-inherit'
   | 'unsupported-directive'
