@@ -19,6 +19,7 @@ import type { LintDiagnostic, ParsedRobotsTxt, ReaderReading, Rule, Verdict } fr
  * (wildcards, Allow for 1994 readers).
  */
 
+const SHORT_NAMES: Readonly<Record<ReaderName, string>> = { 'first-match': 'first-match readers', 'prefix-1994': '1994 readers' }
 const READER_NAMES: Readonly<Record<ReaderName, string>> = {
   'first-match': "first-match readers (the 1996 draft, e.g. Python's urllib.robotparser)",
   'prefix-1994': 'readers of the 1994 document',
@@ -33,6 +34,8 @@ type Kind = 'order' | 'group' | 'wildcard' | 'extension' | 'allow'
 interface Difference {
   readonly kind: Kind
   readonly readers: ReaderName[]
+  /** Each reader's verdict, in the order of `readers`. */
+  readonly others: ReaderVerdict[]
   readonly crawler: Crawler
   readonly path: string
   readonly google: Verdict
@@ -115,9 +118,15 @@ function differences(parsed: ParsedRobotsTxt, unnamed: Crawler | undefined): Dif
         const decidingGroup = verdict.rule === null ? -1 : parsed.groups.findIndex((g) => g.rules.includes(verdict.rule as Rule))
         const sameGroup = v.group >= 0 && googleGroups.includes(v.group) && (googleGroups.length === 1 || decidingGroup < 0 || decidingGroup === v.group)
         const kind = kindOf(name, verdict, v, path, sameGroup || (v.group < 0 && googleGroups.length === 0))
-        const twin = out.find((d) => d.crawler === crawler && d.path === path && d.kind === kind && d.other.rule === v.rule)
-        if (twin !== undefined) twin.readers.push(name)
-        else out.push({ kind, readers: [name], crawler, path, google: verdict, other: v })
+        // Readers that differ for the same reason are named together; for
+        // what an order fixes, only when the same rule decides for them.
+        const twin = out.find((d) => d.crawler === crawler && d.path === path && d.kind === kind && (d.other.rule === v.rule || (kind !== 'order' && kind !== 'group')))
+        if (twin !== undefined) {
+          twin.readers.push(name)
+          twin.others.push(v)
+        } else {
+          out.push({ kind, readers: [name], others: [v], crawler, path, google: verdict, other: v })
+        }
       }
     }
   }
@@ -127,15 +136,38 @@ function differences(parsed: ParsedRobotsTxt, unnamed: Crawler | undefined): Dif
 function readings(d: Difference): ReaderReading[] {
   return [
     { reader: 'rfc9309', allowed: d.google.allowed, line: d.google.rule?.line ?? 0 },
-    ...d.readers.map((reader) => ({ reader, allowed: d.other.allowed, line: d.other.rule?.line ?? 0 })),
+    ...d.readers.map((reader, i) => ({ reader, allowed: d.others[i]!.allowed, line: d.others[i]!.rule?.line ?? 0 })),
   ]
 }
 
-function describe(d: Difference, parsed: ParsedRobotsTxt, unnamed: Crawler | undefined, more: number): Omit<LintDiagnostic, 'code' | 'severity' | 'line'> {
+/** The line that shows a difference best: the rule with the wildcard, or Google's deciding rule. */
+function lineOf(d: Difference): number {
+  if (d.kind === 'wildcard' && d.other.rule !== null && hasWildcard(d.other.rule.pattern) && !(d.google.rule && hasWildcard(d.google.rule.pattern))) return d.other.rule.line ?? 0
+  return d.google.rule?.line ?? d.other.rule?.line ?? 0
+}
+
+/** `The same holds at lines 54, 55 and 57 (9 URLs in all).`, or `2 more URLs differ the same way.` */
+function alike(all: readonly Difference[]): string {
+  if (all.length === 1) return ''
+  const lines = [...new Set(all.map(lineOf))].filter((l) => l !== lineOf(all[0]!)).sort((a, b) => a - b)
+  if (lines.length === 0) return ` ${all.length - 1} more URL${all.length === 2 ? ' differs' : 's differ'} the same way.`
+  const shown = lines.length > 12 ? [...lines.slice(0, 12).map(String), '…'] : lines.map(String)
+  const list = shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)!}`
+  return ` The same holds for the rule${lines.length === 1 ? '' : 's'} at line${lines.length === 1 ? '' : 's'} ${list} (${all.length} URLs in all).`
+}
+
+/** The other readers' deciding rules: one, or each reader's. */
+function theirRules(d: Difference): string {
+  if (d.others.every((v) => v.rule === d.other.rule)) return quote(d.other.rule)
+  return d.readers.map((r, i) => `${SHORT_NAMES[r]}: ${quote(d.others[i]!.rule)}`).join('; ')
+}
+
+function describe(all: readonly Difference[], parsed: ParsedRobotsTxt, unnamed: Crawler | undefined): Omit<LintDiagnostic, 'code' | 'severity' | 'line'> {
+  const d = all[0]!
   const who = d.readers.map((r) => READER_NAMES[r]).join(' and ')
   const crawler = d.crawler === unnamed ? 'crawlers without a group of their own' : d.crawler.name
   const google = `Readers disagree on ${showValue(d.path)} for ${crawler}: Google and other RFC 9309 readers ${verb(d.google.allowed)} it (${quote(d.google.rule)})`
-  const also = more > 0 ? ` ${more} more URL${more === 1 ? '' : 's'} differ${more === 1 ? 's' : ''} the same way.` : ''
+  const also = alike(all)
   const example = { crawler: d.crawler.name, url: d.path, readings: readings(d) }
   switch (d.kind) {
     case 'order':
@@ -160,13 +192,13 @@ function describe(d: Difference, parsed: ParsedRobotsTxt, unnamed: Crawler | und
     }
     case 'wildcard':
       return {
-        message: `${google}; ${who} read "*" and "$" as plain characters and ${verb(d.other.allowed)} it (${quote(d.other.rule)}). No order can make them agree: crawlers built on those readers read this rule differently.${also}`,
+        message: `${google}; ${who} read "*" and "$" as plain characters and ${verb(d.other.allowed)} it (${theirRules(d)}). No order can make them agree: crawlers built on those readers read this rule differently.${also}`,
         fix: 'Where a prefix says the same, write the prefix ("/downloads/" rather than "/downloads/*"); otherwise this is only information.',
         example,
       }
     case 'extension':
       return {
-        message: `${google}, a Google extension that reads "Allow: /dir/index.html" as allowing "/dir/" too; ${who} ${verb(d.other.allowed)} it (${quote(d.other.rule)}). They fetch less, never more, and no order changes that.${also}`,
+        message: `${google}, a Google extension that reads "Allow: /dir/index.html" as allowing "/dir/" too; ${who} ${verb(d.other.allowed)} it (${theirRules(d)}). They fetch less, never more, and no order changes that.${also}`,
         example,
       }
     case 'allow':
@@ -190,13 +222,15 @@ export function lintReaders(parsed: ParsedRobotsTxt): LintDiagnostic[] {
   const unnamed = unnamedCrawler(parsed)
   const byCause = new Map<string, Difference[]>()
   for (const d of differences(parsed, unnamed)) {
-    // Allow lines unknown to 1994 readers are one cause per Allow line.
-    const key = `${d.kind}|${d.readers.join(',')}|${d.google.rule?.line ?? 0}|${d.kind === 'allow' ? '' : (d.other.rule?.line ?? 0)}|${d.kind === 'group' ? d.other.group : ''}`
+    // What an order fixes is one cause per pair of deciding lines; what no
+    // order fixes is one note per kind and group read.
+    const lines = d.kind === 'order' || d.kind === 'group' ? `${d.google.rule?.line ?? 0}|${d.other.rule?.line ?? 0}|${d.other.group}` : String(d.google.group)
+    const key = `${d.kind}|${d.readers.join(',')}|${lines}`
     byCause.set(key, [...(byCause.get(key) ?? []), d])
   }
   return [...byCause.values()].map((all) => {
     const d = all[0]!
-    const line = d.kind === 'group' ? (parsed.groups[d.other.group]?.line ?? d.google.rule?.line ?? 0) : (d.google.rule?.line ?? d.other.rule?.line ?? 0)
-    return { code: CODE[d.kind], severity: SEVERITY[d.kind], line, ...describe(d, parsed, unnamed, all.length - 1) }
+    const line = d.kind === 'group' ? (parsed.groups[d.other.group]?.line ?? lineOf(d)) : lineOf(d)
+    return { code: CODE[d.kind], severity: SEVERITY[d.kind], line, ...describe(all, parsed, unnamed) }
   })
 }
