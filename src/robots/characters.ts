@@ -34,6 +34,12 @@ export const LINE_BREAK_CHARS = '\\n\\v\\f\\r\\x1c-\\x1e\\x85\\u2028\\u2029'
 const LINE_BREAK = new RegExp(`[${LINE_BREAK_CHARS}]`)
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/u
 const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu')
+/**
+ * The unsafe characters that may stand in a robots.txt body's text, where
+ * TAB is white space, CR and LF end lines and NUL has a diagnostic of its
+ * own: a global expression, to walk a whole file in one native pass.
+ */
+export const UNSAFE_IN_TEXT = /[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu
 const BIDI = /\p{Bidi_Control}/u
 
 const NAMES: Readonly<Record<number, string>> = {
@@ -48,7 +54,7 @@ const NAMES: Readonly<Record<number, string>> = {
   0x2068: 'FIRST STRONG ISOLATE', 0x2069: 'POP DIRECTIONAL ISOLATE', 0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
 }
 
-function kindOf(c: string, cp: number): UnsafeKind {
+export function kindOf(c: string, cp: number): UnsafeKind {
   if (LINE_BREAK.test(c)) return 'line-break'
   if (cp >= 0xd800 && cp <= 0xdfff) return 'surrogate'
   if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return 'control'
@@ -61,6 +67,7 @@ function kindOf(c: string, cp: number): UnsafeKind {
  * and line feeds, which the serializer turns into separate `#` lines.
  */
 export function findUnsafeCharacter(value: string, allow = ''): UnsafeCharacter | undefined {
+  // For values (short): the first unsafe character, with its position in code points.
   if (!UNSAFE.test(value)) return undefined
   let position = 0
   let index = 0

@@ -1,4 +1,4 @@
-import { describeCodePoint, findUnsafeCharacter, percentEncode, showValue, type UnsafeKind } from './characters.ts'
+import { describeCodePoint, kindOf, percentEncode, showValue, UNSAFE_IN_TEXT, type UnsafeKind } from './characters.ts'
 import { compileRobotsTxt } from './compile.ts'
 import { agentToken } from './parse.ts'
 import type { Group, LintDiagnostic, ParsedRobotsTxt } from './types.ts'
@@ -98,19 +98,36 @@ const EFFECT: Readonly<Record<UnsafeKind, string>> = {
  * have diagnostics of their own.
  */
 function characters(text: string, out: LintDiagnostic[]): void {
-  if (findUnsafeCharacter(text.replace(/^\uFEFF/, ''), '\t\n\r\0') === undefined) return
-  text.split(/\r\n|\r|\n/).forEach((raw, i) => {
-    const line = i === 0 ? raw.replace(/^\uFEFF/, '') : raw
-    const found = findUnsafeCharacter(line, '\t\0')
-    if (found === undefined) return
+  const scan = new RegExp(UNSAFE_IN_TEXT.source, UNSAFE_IN_TEXT.flags)
+  let line = 1
+  let lineStart = 0
+  let counted = 0
+  let reported = 0
+  for (let m = scan.exec(text); m !== null; m = scan.exec(text)) {
+    if (m.index === 0 && m[0] === '\uFEFF') continue
+    // Lines end at CR, LF or CRLF, as the parser counts them.
+    for (let i = counted; i < m.index; i++) {
+      const c = text.charCodeAt(i)
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+        line++
+        lineStart = i + 1
+      }
+    }
+    counted = m.index
+    if (reported === line) continue
+    reported = line
+    const codePoint = m[0].codePointAt(0)!
+    const kind = kindOf(m[0], codePoint)
+    const from = lineStart === 0 && text.charCodeAt(0) === 0xfeff ? 1 : lineStart
+    const position = [...text.slice(from, m.index)].length + 1
     out.push({
       code: 'unsafe-character',
-      severity: found.kind === 'line-break' ? 'error' : 'warning',
-      line: i + 1,
-      message: `The line holds ${describeCodePoint(found.codePoint)} at character ${found.position + (line === raw ? 0 : 1)}: ${EFFECT[found.kind]}.`,
-      fix: `Remove it; in a path, write it percent-encoded ("${percentEncode(String.fromCodePoint(found.codePoint))}") if the URL really holds it.`,
+      severity: kind === 'line-break' ? 'error' : 'warning',
+      line,
+      message: `The line holds ${describeCodePoint(codePoint)} at character ${position}: ${EFFECT[kind]}.`,
+      fix: `Remove it; in a path, write it percent-encoded ("${percentEncode(m[0])}") if the URL really holds it.`,
     })
-  })
+  }
 }
 
 /** The hints above, for a parsed file and the text it came from; `whole` when it is within 500 KiB. */

@@ -1,10 +1,10 @@
 
 /** No `*`, no trailing `$`: a prefix test. */
-const PREFIX = 0
+export const PREFIX = 0
 /** No `*`, trailing `$`: the whole path must equal the literal. */
-const EXACT = 1
+export const EXACT = 1
 /** At least one `*`: literal segments found left to right. */
-const WILDCARD = 2
+export const WILDCARD = 2
 type Kind = typeof PREFIX | typeof EXACT | typeof WILDCARD
 
 /**

@@ -29,7 +29,9 @@ import type { Group, RobotsTxtModel, Rule } from './types.ts'
  * writes `Disallow:`, which every reader reads so.
  */
 export function readerSafeModel(model: RobotsTxtModel): RobotsTxtModel {
-  const merged = mergeRepeatedTokens(model.groups)
+  // A value named twice in one group is written once.
+  const once = model.groups.map((g) => ({ ...g, userAgents: g.userAgents.filter((a, i, all) => all.findIndex((b) => key(b) === key(a)) === i) }))
+  const merged = mergeRepeatedTokens(once)
   const split = merged.flatMap(splitWildcard)
   const ordered = orderGroups(split.filter((g) => !isWildcard(g)))
   const wildcard = split.filter(isWildcard)
