@@ -1,7 +1,7 @@
-import { normalizeEncoding } from './encoding.ts'
-import { pathOf } from './match.ts'
+import { pathOf, pathStart } from './match.ts'
 import { agentToken, parseRobotsTxt } from './parse.ts'
-import { buildRuleSet, compileGroup, decide, type CompiledRule, type RuleSet } from './rule-set.ts'
+import { normalizeEncoding } from './encoding.ts'
+import { buildRuleSet, compileGroup, decide, NORMALISE_FIRST, type CompiledRule, type RuleSet } from './rule-set.ts'
 import type { ParsedRobotsTxt, RobotsTxtModel, Verdict } from './types.ts'
 
 /** A robots.txt compiled once, to decide any number of URLs. */
@@ -41,7 +41,6 @@ class Matcher implements RobotsMatcher {
    * every group.
    */
   readonly #sets = new Map<string, RuleSet>()
-  readonly #compiled: (CompiledRule[] | undefined)[] = []
   readonly #tokens = new Map<string, RuleSet | null>()
   /** Bits of the octets that follow a `/` in the path being checked; reused, as checks are synchronous. */
   readonly #slashMask = new Uint32Array(12)
@@ -65,17 +64,10 @@ class Matcher implements RobotsMatcher {
     if (built !== undefined) return built
     const indices = this.#groupsOf.get(token)
     if (indices === undefined) return null
+    // Each token's rules are its own (they carry its verdicts); groups in
+    // file order, so ties among equal ranks go to the earliest line.
     const rules: CompiledRule[] = []
-    for (const index of indices) {
-      let compiled = this.#compiled[index]
-      if (compiled === undefined) {
-        compiled = []
-        compileGroup(this.model.groups[index]!.rules, index, compiled)
-        this.#compiled[index] = compiled
-      }
-      for (const rule of compiled) rules.push(rule)
-    }
-    // Groups in file order: ties among equal ranks go to the earliest line.
+    for (const index of indices) compileGroup(this.model.groups[index]!.rules, index, token, rules)
     const set = buildRuleSet(token, rules)
     this.#sets.set(token, set)
     return set
@@ -94,15 +86,20 @@ class Matcher implements RobotsMatcher {
     return found
   }
 
+  /** The `*` set, once looked up (null: the file has no `*` group). */
+  #star: RuleSet | null | undefined
+
   #resolve(tokens: string | readonly string[]): RuleSet | null {
-    if (typeof tokens === 'string') return this.#named(tokens) ?? this.#set('*')
-    if (Array.isArray(tokens)) {
+    if (typeof tokens === 'string') {
+      const found = this.#named(tokens)
+      if (found !== null) return found
+    } else if (Array.isArray(tokens)) {
       for (const token of tokens) {
         const found = this.#named(token)
         if (found !== null) return found
       }
     }
-    return this.#set('*')
+    return this.#star === undefined ? (this.#star = this.#set('*')) : this.#star
   }
 
   groupFor(tokens: string | readonly string[]): string | null {
@@ -112,23 +109,45 @@ class Matcher implements RobotsMatcher {
   check(tokens: string | readonly string[], url: string): Verdict {
     const set = this.#resolve(tokens)
     if (set === null) return NO_GROUP
-    const raw = typeof url === 'string' ? pathOf(url) : '/'
-    // RFC 9309 §2.2.2: "The /robots.txt URI is implicitly allowed."
-    if (raw.startsWith(ROBOTS_TXT) && (raw.length === ROBOTS_TXT.length || raw.charCodeAt(ROBOTS_TXT.length) === 63)) {
-      return { allowed: true, group: set.token, rule: null }
+    let s = typeof url === 'string' ? url : '/'
+    // Every path starts with `/`: for such a set only /robots.txt differs.
+    if (set.constant !== null && s.indexOf('/robots.txt') < 0) return set.constant
+    // The path is read in place, s[start, end): pathOf(url) without a copy.
+    let start = 0
+    if (s.charCodeAt(0) !== 47 || s.charCodeAt(1) === 47) {
+      start = pathStart(s)
+      if (start < 0) {
+        s = pathOf(s)
+        start = 0
+      }
+    }
+    const hash = s.indexOf('#', start)
+    let end = hash < 0 ? s.length : hash
+    // RFC 9309 §2.2.2: "The /robots.txt URI is implicitly allowed." (Normalising leaves an ASCII path as it is.)
+    if (s.charCodeAt(start + 1) === 114 && s.startsWith(ROBOTS_TXT, start) && (end - start === ROBOTS_TXT.length || s.charCodeAt(start + ROBOTS_TXT.length) === 63)) {
+      return set.none
     }
     // robots-edge deviation: Google's matcher takes the URL as a crawler has
     // already encoded it; the guard sees whatever a client sent, so the path
     // gets the same normalisation as the patterns, and neither `/caf%c3%a9`
     // nor a raw `/café` slips past `Disallow: /café`. Canonical URLs are
-    // unchanged by it, and most paths have neither `%` nor non-ASCII, so
-    // one native search usually settles it.
-    const path = NEEDS_NORMALIZING.test(raw) ? normalizeEncoding(raw) : raw
-    const rule = decide(set, path, this.#slashMask)
-    if (rule === undefined) return { allowed: true, group: set.token, rule: null }
-    // RFC 9309 §2.2.2: an empty pattern matches with no octets and
-    // disallows nothing; it still names the line that applied.
-    return { allowed: rule.allow || rule.priority === 0, group: set.token, rule: rule.source }
+    // unchanged by it; most paths have neither `%` nor non-ASCII, and most
+    // rule sets are `plain` or `raw-first` (see RuleSet.mode).
+    const mode = set.mode
+    let raw = mode !== 'normalise'
+    const percent = mode === 'raw-first' ? s.indexOf('%', start) : -1
+    if (mode === 'normalise' ? NEEDS_NORMALIZING.test(s.slice(start, end)) : percent >= 0 && percent < end) {
+      s = normalizeEncoding(s.slice(start, end))
+      start = 0
+      end = s.length
+      raw = false
+    }
+    let rule = decide(set, s, start, end, this.#slashMask, raw && mode === 'raw-first')
+    if (rule === NORMALISE_FIRST) {
+      s = normalizeEncoding(s.slice(start, end))
+      rule = decide(set, s, 0, s.length, this.#slashMask, false)
+    }
+    return rule === undefined || rule === null ? set.none : rule.verdict
   }
 }
 

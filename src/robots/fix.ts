@@ -69,7 +69,7 @@ export function fixRobotsTxt(text: string): FixedRobotsTxt {
   let last = lines.length - 1
   while (last >= 0 && !isRecord(last)) last--
   let first = last + 1
-  while (first < lines.length && !isComment(first)) first++
+  while (first < lines.length && (!isComment(first) || kept.has(first))) first++
   const footer = block(first, 1)
   let fixed = serializeRobotsTxt(readerSafeModel({ ...parsed, groups, ...(header !== undefined ? { header } : {}) }))
   // The footer goes through the serializer's comment writer: a model of a header alone.

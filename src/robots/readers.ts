@@ -1,6 +1,6 @@
 import { normalizeEncoding } from './encoding.ts'
 import { pathOf } from './match.ts'
-import { PrefixIndex } from './prefix-index.ts'
+import { PrefixTrie } from './prefix-trie.ts'
 import type { ParsedRobotsTxt, RobotsTxtModel, Rule } from './types.ts'
 
 /**
@@ -47,7 +47,7 @@ export interface Reader {
  * patterns).
  */
 interface PreparedGroup {
-  readonly index: PrefixIndex
+  readonly index: PrefixTrie
   /** By literal index: the earliest rule, and its position in the group. */
   readonly first: readonly { readonly rule: Rule; readonly at: number }[]
   /** The empty `Disallow:` of a 1994 group (which allows everything), if any. */
@@ -60,8 +60,7 @@ function prepare(rules: readonly Rule[]): PreparedGroup {
     const pattern = normalizeEncoding(rule.pattern)
     if (!earliest.has(pattern)) earliest.set(pattern, { rule, at })
   })
-  const index = new PrefixIndex(earliest.keys())
-  return { index, first: index.literals.map((l) => earliest.get(l)!), empty: null }
+  return { index: new PrefixTrie([...earliest.keys()]), first: [...earliest.values()], empty: null }
 }
 
 /**
@@ -116,9 +115,9 @@ export function compileReader(model: RobotsTxtModel | ParsedRobotsTxt, name: Rea
       const { index, first, empty } = (prepared[group] ??= prepareGroup(group))
       // The earliest in file order of the rules whose pattern is a prefix of the path.
       let decided: { rule: Rule; at: number } | undefined
-      for (let i = index.longest(normalizeEncoding(pathOf(url))); i >= 0; i = index.parents[i]!) {
+      index.prefixes(normalizeEncoding(pathOf(url)), (i) => {
         if (decided === undefined || first[i]!.at < decided.at) decided = first[i]
-      }
+      })
       if (decided === undefined) return { allowed: true, group, rule: empty }
       const { rule } = decided
       return { allowed: rule.type === 'allow' || rule.pattern === '', group, rule }

@@ -1,9 +1,11 @@
 import { normalizeEncoding } from './encoding.ts'
 import { CompiledPattern, EXACT, matchPattern, PREFIX } from './match.ts'
-import { PrefixIndex } from './prefix-index.ts'
-import type { DecidingRule, Rule } from './types.ts'
+import { PrefixTrie } from './prefix-trie.ts'
+import type { DecidingRule, Rule, Verdict } from './types.ts'
 
-/** A rule compiled once, with its RFC 9309 precedence. */
+const HEX_START = /^[0-9A-Fa-f]/
+
+/** A rule compiled once for one token's set, with its RFC 9309 precedence and the verdict it gives. */
 export class CompiledRule extends CompiledPattern {
   readonly allow: boolean
   /**
@@ -26,8 +28,20 @@ export class CompiledRule extends CompiledPattern {
    * most rules of the form `/*` + `/x*` without searching the path.
    */
   readonly afterSlash: number
+  /** Whether a segment after a `*` starts with a hex digit, and so could match inside a `%XX` escape. */
+  readonly sensitive: boolean
+  /**
+   * For a sensitive rule, what a raw path (without `%`) must hold for the
+   * rule to match it or its normalised form: each hex-led segment but its
+   * first two characters, which alone can lie inside an escape (the rest
+   * follows the escape, as raw ASCII, since the segment holds no `%`).
+   * Null when a segment is too short to leave anything to look for.
+   */
+  readonly rawNeeds: readonly { readonly text: string; readonly atEnd: boolean }[] | null
+  /** What a check returns when this rule decides: made once, frozen, so a check allocates nothing. */
+  readonly verdict: Verdict
 
-  constructor(allow: boolean, normalized: string, readonly source: DecidingRule, order: number) {
+  constructor(allow: boolean, normalized: string, source: DecidingRule, order: number, token: string) {
     super(normalized)
     this.allow = allow
     this.order = order
@@ -41,6 +55,21 @@ export class CompiledRule extends CompiledPattern {
       after = maskBit(segment.charCodeAt(1), segment.length > 2 ? segment.charCodeAt(2) : -1)
     }
     this.afterSlash = after
+    const hexLed = this.segments.flatMap((segment, k) => (k > 0 && HEX_START.test(segment) ? [{ segment, atEnd: k === this.segments.length - 1 && this.anchored }] : []))
+    this.sensitive = hexLed.length > 0
+    this.rawNeeds = hexLed.some((h) => h.segment.length <= 2) ? null : hexLed.map((h) => ({ text: h.segment.slice(2), atEnd: h.atEnd }))
+    // RFC 9309 §2.2.2: an empty pattern matches with no octets and
+    // disallows nothing; it still names the line that applied.
+    this.verdict = Object.freeze({ allowed: allow || this.priority === 0, group: token, rule: source })
+  }
+
+  /** The pre-check of `rawNeeds` on a raw path `s[start, end)` without `%`. */
+  couldMatchRaw(s: string, start: number, end: number): boolean {
+    if (this.rawNeeds === null) return true
+    for (const need of this.rawNeeds) {
+      if (need.atEnd ? !s.endsWith(need.text, end) : !(s.indexOf(need.text, start) >= 0 && s.indexOf(need.text, start) + need.text.length <= end)) return false
+    }
+    return true
   }
 }
 
@@ -52,18 +81,19 @@ export function precedes(a: CompiledRule, b: CompiledRule | undefined): boolean 
 /** Room for each group's compiled rules in `order`: groups come first, rules within them second. */
 const PER_GROUP = 2 ** 24
 
-/** Compiles the rules of group `index` (in file order) into `out`, with the Google extension for `index.html`. */
-export function compileGroup(rules: readonly Rule[], index: number, out: CompiledRule[]): void {
+/** Compiles the rules of group `index` (in file order) for `token` into `out`, with the Google extension for `index.html`. */
+export function compileGroup(rules: readonly Rule[], index: number, token: string, out: CompiledRule[]): void {
+  let k = 0
   for (const rule of rules) {
     const normalized = normalizeEncoding(rule.pattern)
     const allow = rule.type === 'allow'
     const source: DecidingRule = rule.line === undefined ? { type: rule.type, pattern: rule.pattern, line: 0 } : (rule as DecidingRule)
-    out.push(new CompiledRule(allow, normalized, source, index * PER_GROUP + out.length))
+    out.push(new CompiledRule(allow, normalized, source, index * PER_GROUP + k++, token))
     // Google extension: `Allow: /dir/index.html` (or `.htm`) also allows
     // `/dir/` itself, as if `Allow: /dir/$` had been written on the same line.
     if (allow) {
       const slash = normalized.lastIndexOf('/')
-      if (slash >= 0 && normalized.startsWith('/index.htm', slash)) out.push(new CompiledRule(allow, normalized.slice(0, slash + 1) + '$', source, index * PER_GROUP + out.length))
+      if (slash >= 0 && normalized.startsWith('/index.htm', slash)) out.push(new CompiledRule(allow, normalized.slice(0, slash + 1) + '$', source, index * PER_GROUP + k++, token))
     }
   }
 }
@@ -71,8 +101,9 @@ export function compileGroup(rules: readonly Rule[], index: number, out: Compile
 /**
  * A token's merged rules, arranged so a check visits few of them:
  *
- * - prefix rules (no `*`, no `$`) in a PrefixIndex: the longest literal that
- *   is a prefix of the path is the best of them, found by binary search;
+ * - prefix rules (no `*`, no `$`): the longest literal that is a prefix of
+ *   the path is the best of them; a scan when there are few, else one walk
+ *   down a PrefixTrie;
  * - exact rules (`$` and no `*`) by their literal: one lookup, and when one
  *   matches it beats every prefix rule, whose literal is shorter;
  * - the rest (`*`) in precedence order, split by the path's second octet
@@ -82,7 +113,30 @@ export function compileGroup(rules: readonly Rule[], index: number, out: Compile
  */
 export interface RuleSet {
   readonly token: string
-  readonly prefixes: PrefixIndex
+  /**
+   * How a path must be prepared (see compile.ts): `plain`, the raw path
+   * decides as its normalised form would; `raw-first`, no rule holds `%`, so
+   * a path without `%` can be tried raw (see `decide`); `normalise`, the
+   * path is normalised first whenever it holds `%` or non-ASCII.
+   *
+   * A literal without `%` matches neither a raw non-ASCII character nor the
+   * `%XX` that normalisation writes for it; only a segment after a `*` that
+   * starts with a hex digit can match inside such an escape (a pattern's
+   * first segment starts at the path's `/`), so a set without those is plain.
+   */
+  readonly mode: 'plain' | 'raw-first' | 'normalise'
+  /** The verdict when no rule matches (and for /robots.txt). */
+  readonly none: Verdict
+  /**
+   * The verdict of every path but /robots.txt, when the rules make it one:
+   * a set whose only rule is `Disallow: /` (or `Allow: /`, or an empty
+   * pattern), as for most crawlers a file keeps out entirely. Null otherwise.
+   */
+  readonly constant: Verdict | null
+  /** Prefix rules when there are few: the best per literal, longest first. */
+  readonly short: readonly CompiledRule[] | null
+  /** Otherwise all of them, by literal. */
+  readonly prefixes: PrefixTrie | null
   /** By literal index in `prefixes`: the rule that wins among those with that literal. */
   readonly prefixRules: readonly CompiledRule[]
   readonly exact: ReadonlyMap<string, CompiledRule> | null
@@ -90,20 +144,24 @@ export interface RuleSet {
   readonly buckets: readonly (readonly CompiledRule[] | undefined)[]
 }
 
+/** Up to this many prefix literals a scan, longest first, beats a walk down the trie. */
+const SHORT = 6
+
 /** `rules` in file order (the order they were merged in). */
 export function buildRuleSet(token: string, rules: readonly CompiledRule[]): RuleSet {
   const best = new Map<string, CompiledRule>()
   const exact = new Map<string, CompiledRule>()
   const wild: CompiledRule[] = []
-  rules.forEach((rule) => {
+  for (const rule of rules) {
     if (rule.kind === PREFIX || rule.kind === EXACT) {
       const by = rule.kind === PREFIX ? best : exact
       if (precedes(rule, by.get(rule.literal))) by.set(rule.literal, rule)
     } else {
       wild.push(rule)
     }
-  })
-  const prefixes = new PrefixIndex(best.keys())
+  }
+  const prefixRules = [...best.values()]
+  const short = prefixRules.length <= SHORT ? prefixRules.sort((a, b) => b.literal.length - a.literal.length) : null
   // A stable sort keeps file order among equal ranks.
   wild.sort((a, b) => b.rank - a.rank)
   const any: CompiledRule[] = []
@@ -116,31 +174,76 @@ export function buildRuleSet(token: string, rules: readonly CompiledRule[]): Rul
       for (const b of buckets) b?.push(r)
     }
   }
-  return { token, prefixes, prefixRules: prefixes.literals.map((l) => best.get(l)!), exact: exact.size > 0 ? exact : null, any, buckets }
+  const percentFree = rules.every((r) => !r.literal.includes('%'))
+  const only = prefixRules.length === 1 && wild.length === 0 && exact.size === 0 ? prefixRules[0]! : undefined
+  return {
+    token,
+    constant: only !== undefined && (only.literal === '/' || only.literal === '') ? only.verdict : null,
+    mode: !percentFree ? 'normalise' : wild.some((r) => r.sensitive) ? 'raw-first' : 'plain',
+    none: Object.freeze({ allowed: true, group: token, rule: null }),
+    short,
+    prefixes: short === null ? new PrefixTrie(prefixRules.map((r) => r.literal)) : null,
+    prefixRules,
+    exact: exact.size > 0 ? exact : null,
+    any,
+    buckets,
+  }
 }
 
-/** The rule of `set` that decides `path` (already normalised), or undefined when none matches. */
-export function decide(set: RuleSet, path: string, mask: Uint32Array): CompiledRule | undefined {
-  let found = set.exact?.get(path)
+/** What decide returns when a raw path holds non-ASCII that a rule could see differently once normalised. */
+export const NORMALISE_FIRST = null
+
+const NON_ASCII = /[^\x00-\x7f]/
+
+/**
+ * The rule of `set` that decides the path `s[start, end)`, or undefined
+ * when none matches. The path is normalised, or `raw` is set: then it holds
+ * no `%` and the set's rules none either (mode `raw-first`), so everything
+ * decides as on the normalised path except a hex-led segment inside the
+ * `%XX` of a non-ASCII character; a rule with such a segment is first
+ * pre-checked on the raw path, and if it could match, a path with non-ASCII
+ * is sent back (NORMALISE_FIRST) to be normalised.
+ */
+export function decide(set: RuleSet, s: string, start: number, end: number, mask: Uint32Array, raw: boolean): CompiledRule | undefined | typeof NORMALISE_FIRST {
+  let found = set.exact === null ? undefined : set.exact.get(start === 0 && end === s.length ? s : s.slice(start, end))
   if (found === undefined) {
-    const i = set.prefixes.longest(path)
-    if (i >= 0) found = set.prefixRules[i]
+    const short = set.short
+    if (short !== null) {
+      const length = end - start
+      for (let k = 0; k < short.length; k++) {
+        const rule = short[k]!
+        if (rule.literal.length <= length && s.startsWith(rule.literal, start)) {
+          found = rule
+          break
+        }
+      }
+    } else {
+      const i = set.prefixes!.longest(s, start, end)
+      if (i >= 0) found = set.prefixRules[i]
+    }
   }
-  const c = path.charCodeAt(1)
+  const c = start + 1 < end ? s.charCodeAt(start + 1) : 128
   const wild = (c < 128 ? set.buckets[c] : undefined) ?? set.any
   let masked = false
-  for (const rule of wild) {
+  let ascii: boolean | undefined
+  for (let k = 0; k < wild.length; k++) {
+    const rule = wild[k]!
     // In precedence order: once a rule cannot beat what was found, none after it can.
     if (found !== undefined && !precedes(rule, found)) break
     const after = rule.afterSlash
     if (after >= 0) {
       if (!masked) {
-        slashMask(path, mask)
+        slashMask(s, start, end, mask)
         masked = true
       }
       if ((mask[after >> 5]! & (1 << (after & 31))) === 0) continue
     }
-    if (matchPattern(rule, path)) return rule
+    if (raw && rule.sensitive) {
+      if (!rule.couldMatchRaw(s, start, end)) continue
+      ascii ??= !NON_ASCII.test(s.slice(start, end))
+      if (!ascii) return NORMALISE_FIRST
+    }
+    if (matchPattern(rule, s, start, end)) return rule
   }
   return found
 }
@@ -153,18 +256,21 @@ function maskBit(a: number, b: number): number {
   return b < 0 ? a & 127 : 128 + (((a * 31) ^ b) & 255)
 }
 
-/** Sets the bits of what follows each `/` of a normalised `path`: each next octet, and each next pair. */
-function slashMask(path: string, mask: Uint32Array): void {
+/**
+ * Sets the bits of what follows each `/` of the path `s[start, end)`: each
+ * next octet, and each next pair. A raw non-ASCII character sets some bit
+ * too, which can only make a rule be tried, never skipped.
+ */
+function slashMask(s: string, start: number, end: number, mask: Uint32Array): void {
   // A plain loop: for twelve words, `fill` costs more as a builtin call.
   for (let k = 0; k < mask.length; k++) mask[k] = 0
-  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) {
-    const a = path.charCodeAt(i + 1)
-    if (!(a >= 0)) continue
-    const b = path.charCodeAt(i + 2)
+  for (let i = s.indexOf('/', start); i >= 0 && i < end; i = s.indexOf('/', i + 1)) {
+    if (i + 1 >= end) break
+    const a = s.charCodeAt(i + 1)
     const one = a & 127
     mask[one >> 5]! |= 1 << (one & 31)
-    if (b >= 0) {
-      const two = maskBit(a, b)
+    if (i + 2 < end) {
+      const two = maskBit(a, s.charCodeAt(i + 2))
       mask[two >> 5]! |= 1 << (two & 31)
     }
   }

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { compileReader, parseRobotsTxt, serializeRobotsTxt, substringGroup } from '../../src/robots/index.ts'
 import type { RobotsTxtModel } from '../../src/robots/index.ts'
-import { PrefixIndex } from '../../src/robots/prefix-index.ts'
+import { PrefixTrie } from '../../src/robots/prefix-trie.ts'
 import { readWithPython, requirePythonReaders } from './python.ts'
 
 // Unit tests of the older readers the linter compares with Google's: the
@@ -57,33 +57,42 @@ describe('the 1994 prefix reader', () => {
   })
 })
 
-describe('PrefixIndex', () => {
-  it('finds the longest literal prefix and its ancestors', () => {
-    const index = new PrefixIndex(['/a', '/a/b', '/ab', '', '/a/b/c', '/b', '/a/b'])
-    const chain = (s: string) => {
-      const out: string[] = []
-      for (let i = index.longest(s); i >= 0; i = index.parents[i]!) out.push(index.literals[i]!)
-      return out
-    }
-    expect(chain('/a/b/cd')).toEqual(['/a/b/c', '/a/b', '/a', ''])
-    expect(chain('/a/bx')).toEqual(['/a/b', '/a', ''])
-    expect(chain('/ab')).toEqual(['/ab', '/a', ''])
-    expect(chain('/c')).toEqual([''])
-    expect(index.size).toBe(6)
-    expect(index.indexOf('/ab')).toBeGreaterThanOrEqual(0)
-    expect(index.indexOf('/abc')).toBe(-1)
+describe('PrefixTrie', () => {
+  const all = (trie: PrefixTrie, literals: readonly string[], s: string): string[] => {
+    const out: string[] = []
+    trie.prefixes(s, (i) => out.push(literals[i]!))
+    return out
+  }
+
+  it('finds the literals that are prefixes, shortest first, and the longest', () => {
+    const literals = ['/a', '/a/b', '/ab', '', '/a/b/c', '/b', '/a/b']
+    const trie = new PrefixTrie(literals)
+    expect(all(trie, literals, '/a/b/cd')).toEqual(['', '/a', '/a/b', '/a/b/c'])
+    expect(all(trie, literals, '/a/bx')).toEqual(['', '/a', '/a/b'])
+    expect(all(trie, literals, '/ab')).toEqual(['', '/a', '/ab'])
+    expect(all(trie, literals, '/c')).toEqual([''])
+    expect(literals[trie.longest('/a/b/cd')]).toBe('/a/b/c')
+    expect(new PrefixTrie(['/x']).longest('/y')).toBe(-1)
   })
 
-  // Against the obvious definition, for random literals and strings.
+  // Many children of one node get a table; deep chains need no recursion.
+  it('handles wide and deep trees', () => {
+    const wide = Array.from({ length: 100 }, (_, i) => `/w/${String.fromCharCode(33 + i)}`)
+    const trie = new PrefixTrie(wide)
+    expect(wide[trie.longest('/w/Ax')]).toBe('/w/A')
+    const deep = Array.from({ length: 2000 }, (_, i) => '/' + 'a'.repeat(i))
+    expect(deep[new PrefixTrie(deep).longest('/' + 'a'.repeat(3000))]).toBe('/' + 'a'.repeat(1999))
+  })
+
+  // Against the obvious definition, for random literals and strings (non-ASCII too).
   it('agrees with a linear scan', () => {
     const str = fc.string({ unit: fc.constantFrom('/', 'a', 'b', 'é', '\u{1F600}'), maxLength: 6 })
     fc.assert(
-      fc.property(fc.array(str, { maxLength: 12 }), str, (literals, s) => {
-        const index = new PrefixIndex(literals)
-        const found: string[] = []
-        for (let i = index.longest(s); i >= 0; i = index.parents[i]!) found.push(index.literals[i]!)
-        const expected = [...new Set(literals)].filter((l) => s.startsWith(l)).sort((a, b) => b.length - a.length)
-        expect(found).toEqual(expected)
+      fc.property(fc.uniqueArray(str, { maxLength: 12 }), str, (literals, s) => {
+        const trie = new PrefixTrie(literals)
+        const expected = literals.filter((l) => s.startsWith(l)).sort((a, b) => a.length - b.length)
+        expect(all(trie, literals, s)).toEqual(expected)
+        expect(trie.longest(s)).toBe(expected.length === 0 ? -1 : literals.indexOf(expected.at(-1)!))
       }),
       { numRuns: 2000 },
     )
