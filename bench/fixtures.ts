@@ -113,15 +113,18 @@ export function realUrls(site: string, text: string, count = 2048, seed = 5): st
 
 /**
  * About `targetBytes` of real robots.txt: the four files again and again,
- * each copy's user-agent values renamed (`googlebot` becomes `googlebot-c3`)
- * so that the copies are groups of their own, as in a large site's file.
+ * each copy with its own user-agent tokens (`googlebot` becomes
+ * `googlebot-c3`) and its own paths (`/wiki/` becomes `/c3/wiki/`), so that
+ * every group and every rule is distinct, as in a large site's file.
  */
 export function realRobots(targetBytes: number): string {
   const files = REAL_FILES.map(realFile)
   let out = ''
   for (let copy = 0; out.length < targetBytes; copy++) {
-    const text = files[copy % files.length]!
-    out += text.replace(/^(\s*user-agent\s*:\s*)([A-Za-z_-]+)/gim, (_, key: string, token: string) => (token === '*' ? `${key}${token}` : `${key}${token}-c${copy}`)) + '\n'
+    out += files[copy % files.length]!
+      .replace(/^(\s*user-agent\s*:\s*)([A-Za-z_-]+)/gim, (_, key: string, token: string) => `${key}${token}-c${copy}`)
+      .replace(/^(\s*(?:dis)?allow\s*:\s*)([/*])/gim, (_, key: string, head: string) => `${key}/c${copy}${head === '/' ? '/' : '/*'}`) + '\n'
   }
-  return out
+  // Whole lines, within the size crawlers must read (RFC 9309 §2.5).
+  return out.slice(0, out.lastIndexOf('\n', targetBytes) + 1)
 }

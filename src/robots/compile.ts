@@ -1,7 +1,8 @@
 import { pathOf, pathStart } from './match.ts'
 import { agentToken, parseRobotsTxt } from './parse.ts'
 import { normalizeEncoding } from './encoding.ts'
-import { buildRuleSet, compileGroup, decide, NORMALISE_FIRST, type CompiledRule, type RuleSet } from './rule-set.ts'
+import { decide, NORMALISE_FIRST } from './rule-set.ts'
+import { TokenRules } from './token-rules.ts'
 import type { ParsedRobotsTxt, RobotsTxtModel, Verdict } from './types.ts'
 
 /** A robots.txt compiled once, to decide any number of URLs. */
@@ -24,6 +25,13 @@ export interface RobotsMatcher {
 const NON_ASCII = /[^\x00-\x7f]/
 /** What percent-encoding normalisation may change in a path: an escape, or a non-ASCII character. */
 const NEEDS_NORMALIZING = /[%\u0080-\uffff]/
+const NEEDS_NORMALIZING_FROM = /[%\u0080-\uffff]/g
+
+/** Does the path `s[start, end)` hold an escape or a non-ASCII character? */
+function needsNormalizing(s: string, start: number, end: number): boolean {
+  NEEDS_NORMALIZING_FROM.lastIndex = start
+  return NEEDS_NORMALIZING_FROM.test(s) && NEEDS_NORMALIZING_FROM.lastIndex <= end
+}
 
 const ROBOTS_TXT = '/robots.txt'
 const NO_GROUP: Verdict = Object.freeze({ allowed: true, group: null, rule: null })
@@ -36,12 +44,13 @@ class Matcher implements RobotsMatcher {
   readonly #groupsOf = new Map<string, number[]>()
   /**
    * Each token's merged rules (RFC 9309 §2.2.1: all groups naming a token
-   * apply), compiled on first use: a crawler asks for one or two tokens, so
+   * apply), gathered on first use: a crawler asks for one or two tokens, so
    * a 500 KiB file with hundreds of groups costs a parse, not a compile of
-   * every group.
+   * every group; and they are indexed only once asked for often (see
+   * TokenRules).
    */
-  readonly #sets = new Map<string, RuleSet>()
-  readonly #tokens = new Map<string, RuleSet | null>()
+  readonly #sets = new Map<string, TokenRules>()
+  readonly #tokens = new Map<string, TokenRules | null>()
   /** Bits of the octets that follow a `/` in the path being checked; reused, as checks are synchronous. */
   readonly #slashMask = new Uint32Array(12)
 
@@ -59,22 +68,18 @@ class Matcher implements RobotsMatcher {
     })
   }
 
-  #set(token: string): RuleSet | null {
-    const built = this.#sets.get(token)
-    if (built !== undefined) return built
-    const indices = this.#groupsOf.get(token)
-    if (indices === undefined) return null
-    // Each token's rules are its own (they carry its verdicts); groups in
-    // file order, so ties among equal ranks go to the earliest line.
-    const rules: CompiledRule[] = []
-    for (const index of indices) compileGroup(this.model.groups[index]!.rules, index, token, rules)
-    const set = buildRuleSet(token, rules)
-    this.#sets.set(token, set)
-    return set
+  #set(token: string): TokenRules | null {
+    let rules = this.#sets.get(token)
+    if (rules !== undefined) return rules
+    const groups = this.#groupsOf.get(token)
+    if (groups === undefined) return null
+    rules = new TokenRules(token, this.model, groups)
+    this.#sets.set(token, rules)
+    return rules
   }
 
   /** RFC 9309 §2.2.1: product tokens compare case-insensitively; `*` is not a token. */
-  #named(token: string): RuleSet | null {
+  #named(token: string): TokenRules | null {
     let found = this.#tokens.get(token)
     if (found !== undefined) return found
     // ASCII case folding only: `toLowerCase` would turn the Kelvin sign into
@@ -86,10 +91,10 @@ class Matcher implements RobotsMatcher {
     return found
   }
 
-  /** The `*` set, once looked up (null: the file has no `*` group). */
-  #star: RuleSet | null | undefined
+  /** The `*` rules, once looked up (null: the file has no `*` group). */
+  #star: TokenRules | null | undefined
 
-  #resolve(tokens: string | readonly string[]): RuleSet | null {
+  #resolve(tokens: string | readonly string[]): TokenRules | null {
     if (typeof tokens === 'string') {
       const found = this.#named(tokens)
       if (found !== null) return found
@@ -107,8 +112,10 @@ class Matcher implements RobotsMatcher {
   }
 
   check(tokens: string | readonly string[], url: string): Verdict {
-    const set = this.#resolve(tokens)
-    if (set === null) return NO_GROUP
+    const rules = this.#resolve(tokens)
+    if (rules === null) return NO_GROUP
+    const set = rules.indexed()
+    if (set === null) return this.#scan(rules, url)
     let s = typeof url === 'string' ? url : '/'
     // Every path starts with `/`: for such a set only /robots.txt differs.
     if (set.constant !== null && s.indexOf('/robots.txt') < 0) return set.constant
@@ -136,7 +143,7 @@ class Matcher implements RobotsMatcher {
     const mode = set.mode
     let raw = mode !== 'normalise'
     const percent = mode === 'raw-first' ? s.indexOf('%', start) : -1
-    if (mode === 'normalise' ? NEEDS_NORMALIZING.test(s.slice(start, end)) : percent >= 0 && percent < end) {
+    if (mode === 'normalise' ? needsNormalizing(s, start, end) : percent >= 0 && percent < end) {
       s = normalizeEncoding(s.slice(start, end))
       start = 0
       end = s.length
@@ -148,6 +155,16 @@ class Matcher implements RobotsMatcher {
       rule = decide(set, s, 0, s.length, this.#slashMask, false)
     }
     return rule === undefined || rule === null ? set.none : rule.verdict
+  }
+
+  /** A check by TokenRules.scan, on the path normalised (see check). */
+  #scan(rules: TokenRules, url: string): Verdict {
+    const raw = typeof url === 'string' ? pathOf(url) : '/'
+    // RFC 9309 §2.2.2: "The /robots.txt URI is implicitly allowed."
+    if (raw.startsWith(ROBOTS_TXT) && (raw.length === ROBOTS_TXT.length || raw.charCodeAt(ROBOTS_TXT.length) === 63)) {
+      return { allowed: true, group: rules.token, rule: null }
+    }
+    return rules.scan(NEEDS_NORMALIZING.test(raw) ? normalizeEncoding(raw) : raw)
   }
 }
 

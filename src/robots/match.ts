@@ -82,6 +82,17 @@ export function matchPattern(pattern: CompiledPattern, s: string, start: number,
   }
 }
 
+/**
+ * Does the percent-encoding-normalised pattern `pattern` match `path`? The
+ * same matching as matchPattern, for a pattern used once: nothing to compile.
+ */
+export function matchesPattern(pattern: string, path: string): boolean {
+  const anchored = pattern.charCodeAt(pattern.length - 1) === 36
+  const literal = anchored ? pattern.slice(0, -1) : pattern
+  if (!literal.includes('*')) return anchored ? path === literal : path.startsWith(literal)
+  return matchWildcard(literal.split('*'), anchored, path, 0, path.length)
+}
+
 /** `s.indexOf(text, from)` within `[from, end)`, or -1. */
 function find(s: string, text: string, from: number, end: number): number {
   const at = s.indexOf(text, from)

@@ -4,9 +4,9 @@ const TABLE_FANOUT = 6
 class Node {
   /** Index of the literal that ends here, or -1. */
   value = -1
-  /** The first character code of each child's label, in the order of `kids`. */
-  readonly codes: number[] = []
-  readonly kids: Node[] = []
+  /** The first character code of each child's label, in the order of `kids`; null while there are none (most nodes are leaves). */
+  codes: number[] | null = null
+  kids: Node[] | null = null
   /** For a node with many children: the child by the ASCII code its label starts with. */
   table: (Node | undefined)[] | null = null
 
@@ -16,18 +16,24 @@ class Node {
   child(code: number): Node | undefined {
     if (this.table !== null && code < 128) return this.table[code]
     const codes = this.codes
-    for (let k = 0; k < codes.length; k++) if (codes[k] === code) return this.kids[k]
+    if (codes === null) return undefined
+    for (let k = 0; k < codes.length; k++) if (codes[k] === code) return this.kids![k]
     return undefined
   }
 
   /** Sets the child whose label starts with `code`. */
   set(code: number, node: Node): void {
+    if (this.codes === null) {
+      this.codes = [code]
+      this.kids = [node]
+      return
+    }
     const k = this.codes.indexOf(code)
     if (k < 0) {
       this.codes.push(code)
-      this.kids.push(node)
+      this.kids!.push(node)
     } else {
-      this.kids[k] = node
+      this.kids![k] = node
     }
   }
 }
@@ -47,7 +53,7 @@ export class PrefixTrie {
   readonly size: number
 
   constructor(literals: readonly string[]) {
-    literals.forEach((literal, index) => this.#insert(literal, index))
+    for (let index = 0; index < literals.length; index++) this.#insert(literals[index]!, index)
     this.size = literals.length
     finish(this.#root)
   }
@@ -121,11 +127,13 @@ export class PrefixTrie {
 function finish(root: Node): void {
   const stack = [root]
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (node.kids.length > TABLE_FANOUT && node.codes.every((code) => code < 128)) {
+    const { codes, kids } = node
+    if (codes === null || kids === null) continue
+    if (kids.length > TABLE_FANOUT && codes.every((code) => code < 128)) {
       const table: (Node | undefined)[] = new Array<Node | undefined>(128).fill(undefined)
-      node.kids.forEach((kid, k) => (table[node.codes[k]!] = kid))
+      for (let k = 0; k < kids.length; k++) table[codes[k]!] = kids[k]
       node.table = table
     }
-    stack.push(...node.kids)
+    for (const kid of kids) stack.push(kid)
   }
 }

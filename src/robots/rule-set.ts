@@ -38,36 +38,64 @@ export class CompiledRule extends CompiledPattern {
    * Null when a segment is too short to leave anything to look for.
    */
   readonly rawNeeds: readonly { readonly text: string; readonly atEnd: boolean }[] | null
-  /** What a check returns when this rule decides: made once, frozen, so a check allocates nothing. */
-  readonly verdict: Verdict
+  /**
+   * For an anchored (`$`) wildcard pattern: the octet its path must end
+   * with, or -1. An ASCII last character is the same in a raw path and in
+   * its normalised form, so the test holds for both.
+   */
+  readonly endsWithCode: number
+  readonly #source: DecidingRule
+  readonly #token: string
+  #verdict: Verdict | undefined
 
   constructor(allow: boolean, normalized: string, source: DecidingRule, order: number, token: string) {
     super(normalized)
     this.allow = allow
     this.order = order
     this.rank = this.priority * 2 + (allow ? 1 : 0)
-    const start = this.segments[0] ?? this.literal
+    this.#source = source
+    this.#token = token
+    const segments = this.segments
+    const start = segments.length > 0 ? segments[0]! : this.literal
     this.key = start.length >= 2 ? start.charCodeAt(1) : -1
     let after = -1
-    for (let k = 1; k < this.segments.length && after < 0; k++) {
-      const segment = this.segments[k]!
-      if (segment.length < 2 || segment.charCodeAt(0) !== 47) continue
-      after = maskBit(segment.charCodeAt(1), segment.length > 2 ? segment.charCodeAt(2) : -1)
+    let sensitive = false
+    let needs: { text: string; atEnd: boolean }[] | null = []
+    for (let k = 1; k < segments.length; k++) {
+      const segment = segments[k]!
+      if (after < 0 && segment.length >= 2 && segment.charCodeAt(0) === 47) after = maskBit(segment.charCodeAt(1), segment.length > 2 ? segment.charCodeAt(2) : -1)
+      if (!HEX_START.test(segment)) continue
+      sensitive = true
+      if (segment.length <= 2) needs = null
+      else needs?.push({ text: segment.slice(2), atEnd: k === segments.length - 1 && this.anchored })
     }
     this.afterSlash = after
-    const hexLed = this.segments.flatMap((segment, k) => (k > 0 && HEX_START.test(segment) ? [{ segment, atEnd: k === this.segments.length - 1 && this.anchored }] : []))
-    this.sensitive = hexLed.length > 0
-    this.rawNeeds = hexLed.some((h) => h.segment.length <= 2) ? null : hexLed.map((h) => ({ text: h.segment.slice(2), atEnd: h.atEnd }))
-    // RFC 9309 §2.2.2: an empty pattern matches with no octets and
-    // disallows nothing; it still names the line that applied.
-    this.verdict = Object.freeze({ allowed: allow || this.priority === 0, group: token, rule: source })
+    const tail = segments.length > 1 ? segments[segments.length - 1]! : ''
+    this.endsWithCode = this.anchored && tail !== '' ? tail.charCodeAt(tail.length - 1) : -1
+    this.sensitive = sensitive
+    this.rawNeeds = sensitive ? needs : null
+  }
+
+  /**
+   * What a check returns when this rule decides, made on first use and
+   * frozen, so a check allocates nothing. RFC 9309 §2.2.2: an empty pattern
+   * matches with no octets and disallows nothing; it still names the line
+   * that applied.
+   */
+  get verdict(): Verdict {
+    return (this.#verdict ??= Object.freeze({ allowed: this.allow || this.priority === 0, group: this.#token, rule: this.#source }))
   }
 
   /** The pre-check of `rawNeeds` on a raw path `s[start, end)` without `%`. */
   couldMatchRaw(s: string, start: number, end: number): boolean {
     if (this.rawNeeds === null) return true
     for (const need of this.rawNeeds) {
-      if (need.atEnd ? !s.endsWith(need.text, end) : !(s.indexOf(need.text, start) >= 0 && s.indexOf(need.text, start) + need.text.length <= end)) return false
+      if (need.atEnd) {
+        if (!s.endsWith(need.text, end)) return false
+      } else {
+        const at = s.indexOf(need.text, start)
+        if (at < 0 || at + need.text.length > end) return false
+      }
     }
     return true
   }
@@ -79,14 +107,22 @@ export function precedes(a: CompiledRule, b: CompiledRule | undefined): boolean 
 }
 
 /** Room for each group's compiled rules in `order`: groups come first, rules within them second. */
-const PER_GROUP = 2 ** 24
+export const PER_GROUP = 2 ** 24
 
-/** Compiles the rules of group `index` (in file order) for `token` into `out`, with the Google extension for `index.html`. */
-export function compileGroup(rules: readonly Rule[], index: number, token: string, out: CompiledRule[]): void {
+/**
+ * Compiles the rules of group `index` (in file order) for `token` into
+ * `out`, with the Google extension for `index.html`. A rule written again
+ * (same type, same pattern) in the token's groups is compiled once: the
+ * earlier one wins every tie, so the later one never decides.
+ */
+export function compileGroup(rules: readonly Rule[], index: number, token: string, out: CompiledRule[], seen: { allow: Set<string>; disallow: Set<string> }): void {
   let k = 0
   for (const rule of rules) {
-    const normalized = normalizeEncoding(rule.pattern)
     const allow = rule.type === 'allow'
+    const same = allow ? seen.allow : seen.disallow
+    if (same.has(rule.pattern)) continue
+    same.add(rule.pattern)
+    const normalized = normalizeEncoding(rule.pattern)
     const source: DecidingRule = rule.line === undefined ? { type: rule.type, pattern: rule.pattern, line: 0 } : (rule as DecidingRule)
     out.push(new CompiledRule(allow, normalized, source, index * PER_GROUP + k++, token))
     // Google extension: `Allow: /dir/index.html` (or `.htm`) also allows
@@ -107,9 +143,10 @@ export function compileGroup(rules: readonly Rule[], index: number, token: strin
  * - exact rules (`$` and no `*`) by their literal: one lookup, and when one
  *   matches it beats every prefix rule, whose literal is shorter;
  * - the rest (`*`) in precedence order, split by the path's second octet
- *   (the first after the leading `/`); each bucket keeps the rules that may
- *   match any path, in order. A long file has hundreds of rules per token
- *   and a path can only match those whose literal start agrees with it.
+ *   (the first after the leading `/`) and, where the pattern fixes it, the
+ *   third; each list keeps the rules that may match any such path, in
+ *   order. A long file has hundreds of rules per token and a path can only
+ *   match those whose literal start agrees with it.
  */
 export interface RuleSet {
   readonly token: string
@@ -140,8 +177,14 @@ export interface RuleSet {
   /** By literal index in `prefixes`: the rule that wins among those with that literal. */
   readonly prefixRules: readonly CompiledRule[]
   readonly exact: ReadonlyMap<string, CompiledRule> | null
+  /** Wildcard rules that may match any path, in precedence order. */
   readonly any: readonly CompiledRule[]
+  /** By the path's second octet: the rules whose pattern fixes it, with `any`, in precedence order. */
   readonly buckets: readonly (readonly CompiledRule[] | undefined)[]
+  /** By the path's second and third octets (`c1 * 128 + c2`): likewise, with the second octet's bucket. */
+  readonly pairs: ReadonlyMap<number, readonly CompiledRule[]>
+  /** Which second octets have lists in `pairs` (1), so most paths skip the look-up. */
+  readonly paired: Uint8Array
 }
 
 /** Up to this many prefix literals a scan, longest first, beats a walk down the trie. */
@@ -152,12 +195,16 @@ export function buildRuleSet(token: string, rules: readonly CompiledRule[]): Rul
   const best = new Map<string, CompiledRule>()
   const exact = new Map<string, CompiledRule>()
   const wild: CompiledRule[] = []
+  let percentFree = true
+  let sensitive = false
   for (const rule of rules) {
+    if (percentFree && rule.literal.includes('%')) percentFree = false
     if (rule.kind === PREFIX || rule.kind === EXACT) {
       const by = rule.kind === PREFIX ? best : exact
       if (precedes(rule, by.get(rule.literal))) by.set(rule.literal, rule)
     } else {
       wild.push(rule)
+      sensitive ||= rule.sensitive
     }
   }
   const prefixRules = [...best.values()]
@@ -165,21 +212,36 @@ export function buildRuleSet(token: string, rules: readonly CompiledRule[]): Rul
   // A stable sort keeps file order among equal ranks.
   wild.sort((a, b) => b.rank - a.rank)
   const any: CompiledRule[] = []
-  const buckets: CompiledRule[][] = []
-  for (const r of wild) if (r.key >= 0 && r.key < 128) buckets[r.key] ??= []
+  const byFirst: CompiledRule[][] = []
+  const byPair = new Map<number, CompiledRule[]>()
   for (const r of wild) {
-    if (r.key >= 0 && r.key < 128) buckets[r.key]!.push(r)
-    else {
+    const start = r.segments[0]!
+    if (start.length >= 3 && r.key < 128 && start.charCodeAt(2) < 128) {
+      const pair = r.key * 128 + start.charCodeAt(2)
+      byPair.set(pair, [...(byPair.get(pair) ?? []), r])
+    } else if (r.key >= 0 && r.key < 128) {
+      ;(byFirst[r.key] ??= []).push(r)
+    } else {
       any.push(r)
-      for (const b of buckets) b?.push(r)
     }
   }
-  const percentFree = rules.every((r) => !r.literal.includes('%'))
+  // Each list holds every rule a path reaching it may match, in precedence order.
+  const inOrder = (...lists: (readonly CompiledRule[] | undefined)[]): CompiledRule[] =>
+    lists.flatMap((l) => l ?? []).sort((a, b) => b.rank - a.rank || a.order - b.order)
+  const buckets: CompiledRule[][] = []
+  for (const pair of byPair.keys()) byFirst[pair >> 7] ??= []
+  byFirst.forEach((rules, c) => (buckets[c] = inOrder(rules, any)))
+  const pairs = new Map<number, CompiledRule[]>()
+  const paired = new Uint8Array(128)
+  for (const [pair, rules] of byPair) {
+    pairs.set(pair, inOrder(rules, byFirst[pair >> 7], any))
+    paired[pair >> 7] = 1
+  }
   const only = prefixRules.length === 1 && wild.length === 0 && exact.size === 0 ? prefixRules[0]! : undefined
   return {
     token,
     constant: only !== undefined && (only.literal === '/' || only.literal === '') ? only.verdict : null,
-    mode: !percentFree ? 'normalise' : wild.some((r) => r.sensitive) ? 'raw-first' : 'plain',
+    mode: !percentFree ? 'normalise' : sensitive ? 'raw-first' : 'plain',
     none: Object.freeze({ allowed: true, group: token, rule: null }),
     short,
     prefixes: short === null ? new PrefixTrie(prefixRules.map((r) => r.literal)) : null,
@@ -187,6 +249,8 @@ export function buildRuleSet(token: string, rules: readonly CompiledRule[]): Rul
     exact: exact.size > 0 ? exact : null,
     any,
     buckets,
+    pairs,
+    paired,
   }
 }
 
@@ -223,13 +287,25 @@ export function decide(set: RuleSet, s: string, start: number, end: number, mask
     }
   }
   const c = start + 1 < end ? s.charCodeAt(start + 1) : 128
-  const wild = (c < 128 ? set.buckets[c] : undefined) ?? set.any
+  let wild = set.any
+  if (c < 128) {
+    const c2 = start + 2 < end ? s.charCodeAt(start + 2) : 128
+    wild = (set.paired[c] === 1 && c2 < 128 ? set.pairs.get(c * 128 + c2) : undefined) ?? set.buckets[c] ?? wild
+  }
+  if (wild.length === 0) return found
+  // In precedence order: once a rule cannot beat what was found, none after it can.
+  const rank = found === undefined ? -1 : found.rank
+  const order = found === undefined ? 0 : found.order
   let masked = false
   let ascii: boolean | undefined
   for (let k = 0; k < wild.length; k++) {
     const rule = wild[k]!
-    // In precedence order: once a rule cannot beat what was found, none after it can.
-    if (found !== undefined && !precedes(rule, found)) break
+    if (rule.rank < rank || (rule.rank === rank && rule.order > order)) break
+    const last = rule.endsWithCode
+    if (last >= 0) {
+      const code = s.charCodeAt(end - 1)
+      if (code !== last && code < 128) continue
+    }
     const after = rule.afterSlash
     if (after >= 0) {
       if (!masked) {
