@@ -4,6 +4,8 @@ const TABLE_FANOUT = 6
 class Node {
   /** Index of the literal that ends here, or -1. */
   value = -1
+  /** Index of the exact literal (see PrefixTrie) that ends here, or -1. */
+  exact = -1
   /** The first character code of each child's label, in the order of `kids`; null while there are none (most nodes are leaves). */
   codes: number[] | null = null
   kids: Node[] | null = null
@@ -46,31 +48,42 @@ class Node {
  * plus one `startsWith` per edge, whatever the number of literals. Building
  * is linear in their total length.
  *
- * Literals are identified by their index in the array given.
+ * Literals are identified by their index in the array given. A second
+ * array, of exact literals, shares the tree: one of them matches when a
+ * walk ends on it at the very end of `s`.
  */
 export class PrefixTrie {
   readonly #root = new Node('')
   readonly size: number
+  /**
+   * After `longest`: the index of the exact literal equal to the whole of
+   * `s[start, end)`, or -1. Read right after the call (checks are synchronous).
+   */
+  exactMatch = -1
 
-  constructor(literals: readonly string[]) {
-    for (let index = 0; index < literals.length; index++) this.#insert(literals[index]!, index)
+  constructor(literals: readonly string[], exact: readonly string[] = []) {
+    for (let index = 0; index < literals.length; index++) this.#insert(literals[index]!, index, false)
+    for (let index = 0; index < exact.length; index++) this.#insert(exact[index]!, index, true)
     this.size = literals.length
     finish(this.#root)
   }
 
-  #insert(literal: string, index: number): void {
+  #insert(literal: string, index: number, exact: boolean): void {
     let node = this.#root
     let pos = 0
     for (;;) {
       if (pos === literal.length) {
-        if (node.value < 0) node.value = index
+        if (exact) {
+          if (node.exact < 0) node.exact = index
+        } else if (node.value < 0) node.value = index
         return
       }
       const code = literal.charCodeAt(pos)
       const child = node.child(code)
       if (child === undefined) {
         const leaf = new Node(literal.slice(pos))
-        leaf.value = index
+        if (exact) leaf.exact = index
+        else leaf.value = index
         node.set(code, leaf)
         return
       }
@@ -105,6 +118,7 @@ export class PrefixTrie {
       node = child
       if (node.value >= 0) found = node.value
     }
+    this.exactMatch = pos === end ? node.exact : -1
     return found
   }
 

@@ -140,8 +140,9 @@ export function compileGroup(rules: readonly Rule[], index: number, token: strin
  * - prefix rules (no `*`, no `$`): the longest literal that is a prefix of
  *   the path is the best of them; a scan when there are few, else one walk
  *   down a PrefixTrie;
- * - exact rules (`$` and no `*`) by their literal: one lookup, and when one
- *   matches it beats every prefix rule, whose literal is shorter;
+ * - exact rules (`$` and no `*`) in the same trie: when the walk ends on
+ *   one at the path's end it matches, and beats every prefix rule, whose
+ *   literal is shorter;
  * - the rest (`*`) in precedence order, split by the path's second octet
  *   (the first after the leading `/`) and, where the pattern fixes it, the
  *   third; each list keeps the rules that may match any such path, in
@@ -176,7 +177,8 @@ export interface RuleSet {
   readonly prefixes: PrefixTrie | null
   /** By literal index in `prefixes`: the rule that wins among those with that literal. */
   readonly prefixRules: readonly CompiledRule[]
-  readonly exact: ReadonlyMap<string, CompiledRule> | null
+  /** Exact rules (in `prefixes` too, as exact literals): the one that wins per literal. */
+  readonly exactRules: readonly CompiledRule[]
   /** Wildcard rules that may match any path, in precedence order. */
   readonly any: readonly CompiledRule[]
   /** By the path's second octet: the rules whose pattern fixes it, with `any`, in precedence order. */
@@ -208,7 +210,8 @@ export function buildRuleSet(token: string, rules: readonly CompiledRule[]): Rul
     }
   }
   const prefixRules = [...best.values()]
-  const short = prefixRules.length <= SHORT ? prefixRules.sort((a, b) => b.literal.length - a.literal.length) : null
+  const exactRules = [...exact.values()]
+  const short = prefixRules.length <= SHORT && exactRules.length === 0 ? prefixRules.sort((a, b) => b.literal.length - a.literal.length) : null
   // A stable sort keeps file order among equal ranks.
   wild.sort((a, b) => b.rank - a.rank)
   const any: CompiledRule[] = []
@@ -237,16 +240,16 @@ export function buildRuleSet(token: string, rules: readonly CompiledRule[]): Rul
     pairs.set(pair, inOrder(rules, byFirst[pair >> 7], any))
     paired[pair >> 7] = 1
   }
-  const only = prefixRules.length === 1 && wild.length === 0 && exact.size === 0 ? prefixRules[0]! : undefined
+  const only = prefixRules.length === 1 && wild.length === 0 && exactRules.length === 0 ? prefixRules[0]! : undefined
   return {
     token,
     constant: only !== undefined && (only.literal === '/' || only.literal === '') ? only.verdict : null,
     mode: !percentFree ? 'normalise' : sensitive ? 'raw-first' : 'plain',
     none: Object.freeze({ allowed: true, group: token, rule: null }),
     short,
-    prefixes: short === null ? new PrefixTrie(prefixRules.map((r) => r.literal)) : null,
+    prefixes: short === null ? new PrefixTrie(prefixRules.map((r) => r.literal), exactRules.map((r) => r.literal)) : null,
     prefixRules,
-    exact: exact.size > 0 ? exact : null,
+    exactRules,
     any,
     buckets,
     pairs,
@@ -269,22 +272,22 @@ const NON_ASCII = /[^\x00-\x7f]/
  * is sent back (NORMALISE_FIRST) to be normalised.
  */
 export function decide(set: RuleSet, s: string, start: number, end: number, mask: Uint32Array, raw: boolean): CompiledRule | undefined | typeof NORMALISE_FIRST {
-  let found = set.exact === null ? undefined : set.exact.get(start === 0 && end === s.length ? s : s.slice(start, end))
-  if (found === undefined) {
-    const short = set.short
-    if (short !== null) {
-      const length = end - start
-      for (let k = 0; k < short.length; k++) {
-        const rule = short[k]!
-        if (rule.literal.length <= length && s.startsWith(rule.literal, start)) {
-          found = rule
-          break
-        }
+  let found: CompiledRule | undefined
+  const short = set.short
+  if (short !== null) {
+    const length = end - start
+    for (let k = 0; k < short.length; k++) {
+      const rule = short[k]!
+      if (rule.literal.length <= length && s.startsWith(rule.literal, start)) {
+        found = rule
+        break
       }
-    } else {
-      const i = set.prefixes!.longest(s, start, end)
-      if (i >= 0) found = set.prefixRules[i]
     }
+  } else {
+    const trie = set.prefixes!
+    const i = trie.longest(s, start, end)
+    // An exact rule that matches beats every prefix rule: their literals are shorter.
+    found = trie.exactMatch >= 0 ? set.exactRules[trie.exactMatch] : i >= 0 ? set.prefixRules[i] : undefined
   }
   const c = start + 1 < end ? s.charCodeAt(start + 1) : 128
   let wild = set.any
