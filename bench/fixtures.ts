@@ -85,7 +85,7 @@ export function realFile(site: (typeof REAL_FILES)[number]): string {
 }
 
 /** Crawlers asking a real file: its own groups' and others, as a site sees them. */
-export const REAL_TOKENS = ['googlebot', 'bingbot', 'gptbot', 'ccbot', 'yandex', 'mj12bot', 'ahrefsbot', 'examplebot']
+export const REAL_TOKENS = ['googlebot', 'bingbot', 'gptbot', 'ccbot', 'yandex', 'semrushbot', 'ahrefsbot', 'examplebot']
 
 /**
  * URLs on a real file's site: half of them near its own rules (each pattern

@@ -179,14 +179,8 @@ export interface RuleSet {
   readonly prefixRules: readonly CompiledRule[]
   /** Exact rules (in `prefixes` too, as exact literals): the one that wins per literal. */
   readonly exactRules: readonly CompiledRule[]
-  /** Wildcard rules that may match any path, in precedence order. */
-  readonly any: readonly CompiledRule[]
-  /** By the path's second octet: the rules whose pattern fixes it, with `any`, in precedence order. */
-  readonly buckets: readonly (readonly CompiledRule[] | undefined)[]
-  /** By the path's second and third octets (`c1 * 128 + c2`): likewise, with the second octet's bucket. */
-  readonly pairs: ReadonlyMap<number, readonly CompiledRule[]>
-  /** Which second octets have lists in `pairs` (1), so most paths skip the look-up. */
-  readonly paired: Uint8Array
+  /** The wildcard rules, by what the path starts with. */
+  readonly wildcards: WildIndex
 }
 
 /** Up to this many prefix literals a scan, longest first, beats a walk down the trie. */
@@ -214,32 +208,6 @@ export function buildRuleSet(token: string, rules: readonly CompiledRule[]): Rul
   const short = prefixRules.length <= SHORT && exactRules.length === 0 ? prefixRules.sort((a, b) => b.literal.length - a.literal.length) : null
   // A stable sort keeps file order among equal ranks.
   wild.sort((a, b) => b.rank - a.rank)
-  const any: CompiledRule[] = []
-  const byFirst: CompiledRule[][] = []
-  const byPair = new Map<number, CompiledRule[]>()
-  for (const r of wild) {
-    const start = r.segments[0]!
-    if (start.length >= 3 && r.key < 128 && start.charCodeAt(2) < 128) {
-      const pair = r.key * 128 + start.charCodeAt(2)
-      byPair.set(pair, [...(byPair.get(pair) ?? []), r])
-    } else if (r.key >= 0 && r.key < 128) {
-      ;(byFirst[r.key] ??= []).push(r)
-    } else {
-      any.push(r)
-    }
-  }
-  // Each list holds every rule a path reaching it may match, in precedence order.
-  const inOrder = (...lists: (readonly CompiledRule[] | undefined)[]): CompiledRule[] =>
-    lists.flatMap((l) => l ?? []).sort((a, b) => b.rank - a.rank || a.order - b.order)
-  const buckets: CompiledRule[][] = []
-  for (const pair of byPair.keys()) byFirst[pair >> 7] ??= []
-  byFirst.forEach((rules, c) => (buckets[c] = inOrder(rules, any)))
-  const pairs = new Map<number, CompiledRule[]>()
-  const paired = new Uint8Array(128)
-  for (const [pair, rules] of byPair) {
-    pairs.set(pair, inOrder(rules, byFirst[pair >> 7], any))
-    paired[pair >> 7] = 1
-  }
   const only = prefixRules.length === 1 && wild.length === 0 && exactRules.length === 0 ? prefixRules[0]! : undefined
   return {
     token,
@@ -250,10 +218,84 @@ export function buildRuleSet(token: string, rules: readonly CompiledRule[]): Rul
     prefixes: short === null ? new PrefixTrie(prefixRules.map((r) => r.literal), exactRules.map((r) => r.literal)) : null,
     prefixRules,
     exactRules,
-    any,
-    buckets,
-    pairs,
-    paired,
+    wildcards: new WildIndex(wild),
+  }
+}
+
+/** Merges lists each in precedence order (rank, then file order) into one. */
+function merge(...lists: (readonly CompiledRule[] | undefined)[]): CompiledRule[] {
+  const present = lists.filter((l): l is readonly CompiledRule[] => l !== undefined && l.length > 0)
+  const at = present.map(() => 0)
+  const out: CompiledRule[] = []
+  for (;;) {
+    let next = -1
+    for (let k = 0; k < present.length; k++) {
+      const candidate = present[k]![at[k]!]
+      if (candidate !== undefined && (next < 0 || precedes(candidate, present[next]![at[next]!]))) next = k
+    }
+    if (next < 0) return out
+    out.push(present[next]![at[next]!++]!)
+  }
+}
+
+/**
+ * Wildcard rules split by the path's second octet (the first after the
+ * leading `/`) and, where the pattern fixes it, the third. The list for a
+ * path holds the rules fixed to its octets and those that may match any
+ * path, in precedence order; each list is merged the first time a path
+ * needs it, so a set pays only for the starts its paths have.
+ */
+export class WildIndex {
+  /** Rules that may match any path. */
+  readonly any: readonly CompiledRule[]
+  readonly #first: (CompiledRule[] | undefined)[] = []
+  readonly #pair = new Map<number, CompiledRule[]>()
+  /** Which second octets have rules fixed to a third (1). */
+  readonly #paired = new Uint8Array(128)
+  readonly #firstLists: (readonly CompiledRule[] | undefined)[] = []
+  readonly #pairLists = new Map<number, readonly CompiledRule[]>()
+
+  /** `wild` in precedence order. */
+  constructor(wild: readonly CompiledRule[]) {
+    const any: CompiledRule[] = []
+    for (const r of wild) {
+      const start = r.segments[0]!
+      if (start.length >= 3 && r.key < 128 && start.charCodeAt(2) < 128) {
+        const pair = r.key * 128 + start.charCodeAt(2)
+        const list = this.#pair.get(pair)
+        if (list === undefined) this.#pair.set(pair, [r])
+        else list.push(r)
+        this.#paired[r.key] = 1
+      } else if (r.key >= 0 && r.key < 128) {
+        ;(this.#first[r.key] ??= []).push(r)
+      } else {
+        any.push(r)
+      }
+    }
+    this.any = any
+  }
+
+  /** The rules a path whose second and third octets are `c` and `c2` (128 and beyond: none, or not ASCII) may match. */
+  list(c: number, c2: number): readonly CompiledRule[] {
+    if (c >= 128) return this.any
+    if (this.#paired[c] === 1 && c2 < 128) {
+      const key = c * 128 + c2
+      let list = this.#pairLists.get(key)
+      if (list !== undefined) return list
+      const fixed = this.#pair.get(key)
+      if (fixed !== undefined) {
+        list = merge(fixed, this.#first[c], this.any)
+        this.#pairLists.set(key, list)
+        return list
+      }
+    }
+    let list = this.#firstLists[c]
+    if (list === undefined) {
+      const fixed = this.#first[c]
+      list = fixed === undefined ? this.any : merge(fixed, this.any)
+      this.#firstLists[c] = list
+    }
+    return list
   }
 }
 
@@ -289,12 +331,7 @@ export function decide(set: RuleSet, s: string, start: number, end: number, mask
     // An exact rule that matches beats every prefix rule: their literals are shorter.
     found = trie.exactMatch >= 0 ? set.exactRules[trie.exactMatch] : i >= 0 ? set.prefixRules[i] : undefined
   }
-  const c = start + 1 < end ? s.charCodeAt(start + 1) : 128
-  let wild = set.any
-  if (c < 128) {
-    const c2 = start + 2 < end ? s.charCodeAt(start + 2) : 128
-    wild = (set.paired[c] === 1 && c2 < 128 ? set.pairs.get(c * 128 + c2) : undefined) ?? set.buckets[c] ?? wild
-  }
+  const wild = set.wildcards.list(start + 1 < end ? s.charCodeAt(start + 1) : 128, start + 2 < end ? s.charCodeAt(start + 2) : 128)
   if (wild.length === 0) return found
   // In precedence order: once a rule cannot beat what was found, none after it can.
   const rank = found === undefined ? -1 : found.rank

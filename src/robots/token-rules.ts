@@ -7,10 +7,10 @@ import type { DecidingRule, RobotsTxtModel, Rule, Verdict } from './types.ts'
  * Checks a token's rules answer by visiting each of them before they are
  * indexed. A crawler reading a file for itself decides once or a few times
  * (Google's parser matches in the same pass as it parses); the guard decides
- * thousands of times. Indexing a large group costs a few visits of all its
- * rules, so it waits for the token's fourth check.
+ * thousands of times. The first check visits every rule; the second builds
+ * the index.
  */
-const SCAN_CHECKS = 3
+const SCAN_CHECKS = 1
 
 /**
  * One token's rules (RFC 9309 §2.2.1: every group naming the token, merged

@@ -64,12 +64,12 @@ function reference(file: string, rawPath: string): { allowed: boolean; line: num
 }
 
 /**
- * A matcher scans a token's rules for its first 16 checks and indexes them
- * after (src/robots/token-rules.ts): a warmed matcher answers from the index.
+ * A matcher scans a token's rules for its first check and indexes them for
+ * the next (src/robots/token-rules.ts): a warmed matcher answers from the index.
  */
 function warmed(file: string): ReturnType<typeof compileRobotsTxt> {
   const robots = compileRobotsTxt(file)
-  for (let k = 0; k < 16; k++) robots.check('anybot', '/')
+  robots.check('anybot', '/')
   return robots
 }
 
