@@ -1,6 +1,7 @@
 import { normalizeEncoding } from './encoding.ts'
 import { matchesPattern } from './match.ts'
-import { buildRuleSet, compileGroup, PER_GROUP, type CompiledRule, type RuleSet } from './rule-set.ts'
+import { compileGroup, PER_GROUP, type CompiledRule } from './compiled-rule.ts'
+import { buildRuleSet, type RuleSet } from './rule-set.ts'
 import type { DecidingRule, RobotsTxtModel, Rule, Verdict } from './types.ts'
 
 /**
