@@ -62,7 +62,8 @@ export function kindOf(c: string, cp: number): UnsafeKind {
 }
 
 /**
- * The first unsafe character of `value`, or undefined. `allow` lists
+ * The first unsafe character of `value`, or undefined.
+ * @example findUnsafeCharacter('/a\u2029b') // { kind: 'line-break', codePoint: 0x2029, index: 2, position: 3 } `allow` lists
  * characters that are fine where the value goes: a comment may hold tabs,
  * and line feeds, which the serializer turns into separate `#` lines.
  */

@@ -27,6 +27,10 @@ import type { Group, RobotsTxtModel, Rule } from './types.ts'
  *
  * A group with no rules keeps meaning "allow everything": the serializer
  * writes `Disallow:`, which every reader reads so.
+ *
+ * @example
+ * serializeRobotsTxt(readerSafeModel(parseRobotsTxt('User-agent: *\nAllow: /\nDisallow: /admin/\n')))
+ * // 'User-agent: *\nDisallow: /admin/\nAllow: /\n'
  */
 export function readerSafeModel(model: RobotsTxtModel): RobotsTxtModel {
   // A value named twice in one group is written once.

@@ -84,7 +84,15 @@ export function substringGroup(model: RobotsTxtModel | ParsedRobotsTxt, name: st
   return fallback
 }
 
-/** Compiles one of the older readings of a parsed (or hand-built) model. Groups are prepared on first use. */
+/**
+ * Compiles one of the older readings of a parsed (or hand-built) model.
+ * Groups are prepared on first use.
+ *
+ * @example
+ * const python = compileReader(parseRobotsTxt('User-agent: *\nAllow: /\nDisallow: /admin/\n'), 'first-match')
+ * python.check('examplebot', '/admin/x')
+ * // { allowed: true, group: 0, rule: { type: 'allow', pattern: '/', line: 2 } }
+ */
 export function compileReader(model: RobotsTxtModel | ParsedRobotsTxt, name: ReaderName): Reader {
   const prepared: (PreparedGroup | undefined)[] = []
   const prepareGroup = (i: number): PreparedGroup => {
