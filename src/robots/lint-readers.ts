@@ -222,9 +222,10 @@ export function lintReaders(parsed: ParsedRobotsTxt): LintDiagnostic[] {
   const unnamed = unnamedCrawler(parsed)
   const byCause = new Map<string, Difference[]>()
   for (const d of differences(parsed, unnamed)) {
-    // What an order fixes is one cause per pair of deciding lines; what no
-    // order fixes is one note per kind and group read.
-    const lines = d.kind === 'order' || d.kind === 'group' ? `${d.google.rule?.line ?? 0}|${d.other.rule?.line ?? 0}|${d.other.group}` : String(d.google.group)
+    // A rule order is one cause per pair of deciding lines; what no order
+    // fixes is one note per kind and group read.
+    // A group chosen wrongly is one cause per crawler, whatever the URLs.
+    const lines = d.kind === 'order' ? `${d.google.rule?.line ?? 0}|${d.other.rule?.line ?? 0}|${d.other.group}` : d.kind === 'group' ? `${d.crawler.token}|${d.other.group}` : String(d.google.group)
     const key = `${d.kind}|${d.readers.join(',')}|${lines}`
     byCause.set(key, [...(byCause.get(key) ?? []), d])
   }
