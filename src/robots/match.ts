@@ -179,10 +179,11 @@ export function pathOf(url: string): string {
  * pathOf reads.
  */
 export function pathStart(url: string): number {
-  const host = schemeEnd(url)
-  if (host < 0) return -1
-  AUTHORITY.lastIndex = host
-  AUTHORITY.test(url)
-  const i = AUTHORITY.lastIndex
+  // One sticky expression reads the scheme and skips the host in native code.
+  ORIGIN.lastIndex = 0
+  if (!ORIGIN.test(url)) return -1
+  const i = ORIGIN.lastIndex
   return url.charCodeAt(i) === 47 ? i : -1
 }
+
+const ORIGIN = /https?:\/\/[^/?;#]*/iy
