@@ -130,10 +130,6 @@ class Matcher implements RobotsMatcher {
     }
     const hash = s.indexOf('#', start)
     let end = hash < 0 ? s.length : hash
-    // RFC 9309 §2.2.2: "The /robots.txt URI is implicitly allowed." (Normalising leaves an ASCII path as it is.)
-    if (s.charCodeAt(start + 1) === 114 && s.startsWith(ROBOTS_TXT, start) && (end - start === ROBOTS_TXT.length || s.charCodeAt(start + ROBOTS_TXT.length) === 63)) {
-      return set.none
-    }
     // robots-edge deviation: Google's matcher takes the URL as a crawler has
     // already encoded it; the guard sees whatever a client sent, so the path
     // gets the same normalisation as the patterns, and neither `/caf%c3%a9`
@@ -152,9 +148,17 @@ class Matcher implements RobotsMatcher {
     let rule = decide(set, s, start, end, this.#slashMask, raw && mode === 'raw-first')
     if (rule === NORMALISE_FIRST) {
       s = normalizeEncoding(s.slice(start, end))
+      start = 0
+      end = s.length
       rule = decide(set, s, 0, s.length, this.#slashMask, false)
     }
-    return rule === undefined || rule === null ? set.none : rule.verdict
+    if (rule === undefined || rule === null) return set.none
+    // RFC 9309 §2.2.2: "The /robots.txt URI is implicitly allowed." Only a
+    // disallow needs the test (normalising leaves `/robots.txt` as it is).
+    if (!rule.allow && s.charCodeAt(start + 1) === 114 && s.startsWith(ROBOTS_TXT, start) && (end - start === ROBOTS_TXT.length || s.charCodeAt(start + ROBOTS_TXT.length) === 63)) {
+      return set.none
+    }
+    return rule.verdict
   }
 
   /** A check by TokenRules.scan, on the path normalised (see check). */
