@@ -67,7 +67,12 @@ export function orderRules(rules: readonly Rule[]): Rule[] {
 function mergeRepeatedTokens(groups: readonly Group[]): Group[] {
   const where = new Map<string, number[]>()
   groups.forEach((g, i) => {
-    for (const t of new Set(g.userAgents.map(token))) if (t !== '') where.set(t, [...(where.get(t) ?? []), i])
+    for (const t of new Set(g.userAgents.map(token))) {
+      if (t === '') continue
+      const list = where.get(t)
+      if (list === undefined) where.set(t, [i])
+      else list.push(i)
+    }
   })
   const repeated = new Set([...where].filter(([, at]) => at.length > 1).map(([t]) => t))
   if (repeated.size === 0) return [...groups]
@@ -102,38 +107,98 @@ function splitWildcard(g: Group): Group[] {
   return [part(g, g.userAgents.filter((a) => !isStar(a)), true), part(g, star, false)]
 }
 
-/** Must `a` come before `b`: does a value of `a` contain a different value of `b`? */
-function precedes(a: Group, b: Group): boolean {
-  return a.userAgents.some((x) => b.userAgents.some((y) => key(x) !== key(y) && key(x).includes(key(y))))
+/** Longer values than this are not searched for contained values (no product token is this long). */
+const MAX_CONTAINED = 64
+
+/**
+ * For each group, the groups it must precede: those naming a value that is
+ * part of one of its values. Found by looking up each value's substrings,
+ * so a file with thousands of groups costs thousands of short look-ups, not
+ * every pair of groups.
+ */
+function successors(groups: readonly Group[]): number[][] {
+  const byValue = new Map<string, number[]>()
+  groups.forEach((g, i) => {
+    for (const v of new Set(g.userAgents.map(key))) {
+      const list = byValue.get(v)
+      if (list === undefined) byValue.set(v, [i])
+      else list.push(i)
+    }
+  })
+  return groups.map((g, a) => {
+    const out = new Set<number>()
+    for (const value of new Set(g.userAgents.map(key))) {
+      const length = Math.min(value.length, MAX_CONTAINED)
+      for (let i = 0; i < length; i++) {
+        for (let j = i; j <= length; j++) {
+          const part = value.slice(i, j)
+          if (part === value) continue
+          for (const b of byValue.get(part) ?? []) if (b !== a) out.add(b)
+        }
+      }
+    }
+    return [...out]
+  })
+}
+
+/** A binary min-heap of group indices: the earliest ready group first. */
+class Ready {
+  readonly #heap: number[] = []
+  get size(): number {
+    return this.#heap.length
+  }
+  push(x: number): void {
+    const h = this.#heap
+    h.push(x)
+    for (let i = h.length - 1; i > 0; ) {
+      const p = (i - 1) >> 1
+      if (h[p]! <= h[i]!) break
+      ;[h[p], h[i]] = [h[i]!, h[p]!]
+      i = p
+    }
+  }
+  pop(): number {
+    const h = this.#heap
+    const top = h[0]!
+    const last = h.pop()!
+    if (h.length > 0) {
+      h[0] = last
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1
+        const r = l + 1
+        let m = i
+        if (l < h.length && h[l]! < h[m]!) m = l
+        if (r < h.length && h[r]! < h[m]!) m = r
+        if (m === i) break
+        ;[h[m], h[i]] = [h[i]!, h[m]!]
+        i = m
+      }
+    }
+    return top
+  }
 }
 
 /**
- * A topological order by `precedes`, keeping the given order wherever it is
- * free (Kahn's algorithm, taking the earliest ready group each time). Groups
- * caught in a cycle are split into one group per value and ordered again:
- * single values can form no cycle, as containment makes them strictly longer.
+ * A topological order by containment (see successors), keeping the given
+ * order wherever it is free (Kahn's algorithm, taking the earliest ready
+ * group each time). Groups caught in a cycle are split into one group per
+ * value and ordered again: single values can form no cycle, as containment
+ * makes them strictly longer.
  */
 function orderGroups(groups: readonly Group[]): Group[] {
   const n = groups.length
-  const after: number[][] = groups.map(() => [])
+  const after = successors(groups)
   const waiting = new Array<number>(n).fill(0)
-  for (let a = 0; a < n; a++) {
-    for (let b = 0; b < n; b++) {
-      if (a !== b && precedes(groups[a]!, groups[b]!)) {
-        after[a]!.push(b)
-        waiting[b]!++
-      }
-    }
-  }
+  for (const list of after) for (const b of list) waiting[b]!++
+  const ready = new Ready()
+  waiting.forEach((w, i) => w === 0 && ready.push(i))
   const done: Group[] = []
   const placed = new Array<boolean>(n).fill(false)
-  for (;;) {
-    let next = -1
-    for (let i = 0; i < n && next < 0; i++) if (!placed[i] && waiting[i] === 0) next = i
-    if (next < 0) break
+  while (ready.size > 0) {
+    const next = ready.pop()
     placed[next] = true
     done.push(groups[next]!)
-    for (const b of after[next]!) waiting[b]!--
+    for (const b of after[next]!) if (--waiting[b]! === 0) ready.push(b)
   }
   if (done.length === n) return done
   // Split the groups left in (or behind) a cycle and order everything again.

@@ -87,6 +87,22 @@ describe('group order (substring readers)', () => {
   })
 })
 
+describe('size', () => {
+  // Thousands of groups, many containing each other's tokens, in linear time (hang guard, far above the normal run).
+  it('orders 5000 groups quickly', () => {
+    // Letters only (a product token): bot-a, botx-b, ..., with names that contain shorter ones.
+    const letters = (i: number): string => (i < 26 ? '' : letters(Math.floor(i / 26) - 1)) + String.fromCharCode(97 + (i % 26))
+    const groups = Array.from({ length: 5000 }, (_, i) => group([`bot${'x'.repeat(i % 7)}-${letters(i)}`], [rule('disallow', `/p${i}/`)]))
+    const start = performance.now()
+    const ordered = readerSafeModel(model(...groups)).groups
+    expect(performance.now() - start).toBeLessThan(5000)
+    expect(ordered).toHaveLength(5000)
+    // Every group comes before the groups whose token is part of its own.
+    const at = new Map(ordered.map((g, i) => [g.userAgents[0]!.toLowerCase(), i]))
+    for (const [value, i] of at) for (const [other, j] of at) if (other !== value && value.includes(other)) expect(i).toBeLessThan(j)
+  }, 30_000)
+})
+
 // Arbitraries: tokens that often contain each other, patterns that often nest.
 const TOKENS = ['*', 'a', 'ab', 'abc', 'b', 'bot', 'googlebot', 'googlebot-image', 'Googlebot-News', 'x-googlebot', 'bingbot', 'bing']
 const SEGMENTS = ['a', 'b', 'ab', 'c', 'x.pdf', 'a-b']
