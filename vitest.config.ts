@@ -82,6 +82,7 @@ export default defineConfig({
       },
       {
         // The same Worker deployed as staging (`[env.staging]` sets ROBOTS_ENV).
+        ...workersFromSource,
         plugins: [
           cloudflareTest({
             main: './src/index.ts',
