@@ -197,8 +197,9 @@ describe('§5 discovery failures leave the signature unverifiable', () => {
     const { verify } = verifier({ [DIRECTORY]: () => new Promise<Response>(() => {}) }, { timeoutMs: 100 })
     const started = Date.now()
     expect(await verify(await signedRequest(signer, URL_))).toMatchObject({ status: 'unverifiable', reason: 'timeout' })
-    expect(Date.now() - started).toBeLessThan(2000)
-  })
+    // The 100 ms limit fired, not the test's timeout: a loaded CI core may delay a timer, never by seconds.
+    expect(Date.now() - started).toBeLessThan(5000)
+  }, 15_000)
 
   it('a directory that stalls mid-body times out too', async () => {
     const stalled = () => new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"keys":[')) }))

@@ -38,12 +38,6 @@ function garbage(length: number, seed: number): string {
   return Buffer.from(bytes).toString('latin1')
 }
 
-function elapsed<T>(run: () => T): [T, number] {
-  const start = performance.now()
-  const result = run()
-  return [result, performance.now() - start]
-}
-
 describe('bad input: garbage bodies', () => {
   // Random octets read as latin1 are parsed, matched, written back and linted without an exception.
   it.each([1, 2, 3, 0xdeadbeef])('survives 64 KiB of random octets (seed %i)', (seed) => {
@@ -103,37 +97,32 @@ describe('bad input: garbage bodies', () => {
 })
 
 describe('bad input: size', () => {
-  // A 10 MB body is handled by every entry point in linear time (hang guard: 5 s each).
+  // A 10 MB body is handled by every entry point in linear time. The hang guard is
+  // the test's timeout, not a wall-clock assertion: a quadratic step on 10 MB
+  // would take hours, while a loaded CI core may take seconds (speed: npm run bench).
   it('handles a 10 MB body', () => {
     const unit = txt('User-agent: bot', 'Disallow: /private/*.php$', 'Allow: /public', '# a comment', '')
     const body = unit.repeat(Math.ceil(10_000_000 / unit.length))
-    const [parsed, parseMs] = elapsed(() => parseRobotsTxt(body))
-    expect(parseMs).toBeLessThan(5000)
+    const parsed = parseRobotsTxt(body)
     expect(parsed.diagnostics).toEqual([{ code: 'file-too-large', line: 0 }])
-    const [robots, compileMs] = elapsed(() => compileRobotsTxt(parsed))
-    expect(compileMs).toBeLessThan(5000)
-    const [verdict, checkMs] = elapsed(() => robots.check('bot', '/private/a.php'))
-    expect(checkMs).toBeLessThan(5000)
+    const robots = compileRobotsTxt(parsed)
+    const verdict = robots.check('bot', '/private/a.php')
     expect(verdict).toEqual({ allowed: false, group: 'bot', rule: { type: 'disallow', pattern: '/private/*.php$', line: 2 } })
-    const [allowed, oneShotMs] = elapsed(() => isAllowed(body, 'bot', '/public/x'))
-    expect(oneShotMs).toBeLessThan(5000)
+    const allowed = isAllowed(body, 'bot', '/public/x')
     expect(allowed).toBe(true)
-    const [, serializeMs] = elapsed(() => serializeRobotsTxt(parsed))
-    expect(serializeMs).toBeLessThan(5000)
-    const [, lintMs] = elapsed(() => lintRobotsTxt(body))
-    expect(lintMs).toBeLessThan(5000)
+    expect(serializeRobotsTxt(parsed)).toContain('Disallow: /private/*.php$')
+    expect(lintRobotsTxt(body).length).toBeGreaterThan(0)
   }, 60_000)
 
   // A 10 MB body with no line end at all is one line, cut at MAX_LINE_BYTES.
   it('handles a 10 MB single line', () => {
     const body = 'User-agent: *\nDisallow: /' + 'a'.repeat(10_000_000)
-    const [verdict, ms] = elapsed(() => everything(body, 'googlebot', '/' + 'a'.repeat(20_000)))
-    expect(ms).toBeLessThan(5000)
+    const verdict = everything(body, 'googlebot', '/' + 'a'.repeat(20_000))
     expect(verdict.allowed).toBe(false)
     expect(verdict.rule?.pattern).toHaveLength(MAX_LINE_BYTES - 'Disallow: '.length)
   }, 60_000)
 
-  // A single 100 KB line, of plain octets or of wildcards, is read and matched quickly.
+  // A single 100 KB line, of plain octets or of wildcards, is read and matched in linear time (the timeout is the guard).
   it.each([
     ['plain', 'Disallow: /' + 'a'.repeat(100_000)],
     ['wildcards', 'Disallow: /' + '*a'.repeat(50_000)],
@@ -141,14 +130,11 @@ describe('bad input: size', () => {
   ])('handles a 100 KB %s line', (_name, line) => {
     const body = 'User-agent: *\n' + line + '\n'
     const path = '/' + 'a'.repeat(4096)
-    const [, ms] = elapsed(() => {
-      const robots = compileRobotsTxt(body)
-      for (let i = 0; i < 100; i++) robots.check('googlebot', path)
-      return everything(body, 'googlebot', path)
-    })
-    expect(ms).toBeLessThan(5000)
+    const robots = compileRobotsTxt(body)
+    for (let i = 0; i < 100; i++) robots.check('googlebot', path)
+    everything(body, 'googlebot', path)
     expect(parseRobotsTxt(body).diagnostics.map((d) => d.code)).toContain('line-too-long')
-  })
+  }, 30_000)
 
   // Matching stays linear: a pattern built to make a backtracking matcher explode is fast on a 4 KiB path.
   it('matches /*a*a*a*a*a*a*a*a*a*b against 4 KiB of a without backtracking', () => {
@@ -160,11 +146,9 @@ describe('bad input: size', () => {
       group: '*',
       rule: { type: 'disallow', pattern: '/*a*a*a*a*a*a*a*a*a*b', line: 2 },
     })
-    const [, ms] = elapsed(() => {
-      for (let i = 0; i < 1000; i++) robots.check('googlebot', path)
-    })
-    expect(ms).toBeLessThan(50)
-  })
+    // Backtracking would take longer than the age of the universe: the timeout is the guard.
+    for (let i = 0; i < 1000; i++) robots.check('googlebot', path)
+  }, 10_000)
 })
 
 describe('bad input: non-string arguments to check', () => {

@@ -89,13 +89,12 @@ describe('group order (substring readers)', () => {
 
 describe('size', () => {
   // Thousands of groups, many containing each other's tokens, in linear time (hang guard, far above the normal run).
-  it('orders 5000 groups quickly', () => {
+  // Linear in the groups: quadratic ordering of 5000 groups would outlast the timeout (speed: npm run bench).
+  it('orders 5000 groups', () => {
     // Letters only (a product token): bot-a, botx-b, ..., with names that contain shorter ones.
     const letters = (i: number): string => (i < 26 ? '' : letters(Math.floor(i / 26) - 1)) + String.fromCharCode(97 + (i % 26))
     const groups = Array.from({ length: 5000 }, (_, i) => group([`bot${'x'.repeat(i % 7)}-${letters(i)}`], [rule('disallow', `/p${i}/`)]))
-    const start = performance.now()
     const ordered = readerSafeModel(model(...groups)).groups
-    expect(performance.now() - start).toBeLessThan(5000)
     expect(ordered).toHaveLength(5000)
     // Every group comes before the groups whose token is part of its own.
     const at = new Map(ordered.map((g, i) => [g.userAgents[0]!.toLowerCase(), i]))
