@@ -130,7 +130,8 @@ describe('lint <file>: what the file says is shown as escapes', () => {
       await writeFile(file, 'User-agent: *\nDisal\u202elow: /x\n')
       const io = captureIo()
       lint({ file }, io)
-      expect(io.text()).toContain('"Disal\\u{202E}low" is not a key crawlers are known to read')
+      expect(io.text()).toContain('"Disal\\u202Elow" is not a key crawlers are known to read')
+      expect(io.text()).toContain('The line holds U+202E (RIGHT-TO-LEFT OVERRIDE) at character 6')
       expect(io.text()).not.toContain('\u202e')
     } finally {
       await rm(dir, { recursive: true, force: true })

@@ -1,5 +1,5 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createWorker } from '../../src/app.ts'
 import { createPolicies, type ConfigInput } from '../../src/config/index.ts'
 import type { JudgedRequest } from '../../src/events.ts'
@@ -25,17 +25,27 @@ function worker(config: ConfigInput, bindings: Partial<Env> = {}) {
 }
 
 describe('percent-encoded unreserved octets (RFC 9309 §2.2.2, RFC 3986 §2.3)', () => {
-  // GPTBot's group, as in the issue: lines 4 to 7 of the served file.
+  // GPTBot's group, as in the issue. The file is served in the reader-safe
+  // order (longest rule first), so the lines come from the served file.
   const config: ConfigInput = {
     rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'GPTBot', disallow: ['/private/', '/*.pdf$', '/secret', '/*?session='], guard: 'block' }],
   }
-  const line = (pattern: string) => 5 + ['/private/', '/*.pdf$', '/secret', '/*?session='].indexOf(pattern)
+  const PATTERNS = ['/private/', '/*.pdf$', '/secret', '/*?session=']
+  let served: string[] = []
+  const line = (pattern: string): number => served.indexOf(`Disallow: ${pattern}`) + 1
 
-  it('the served file has the rules on the lines the verdicts name', async () => {
+  beforeAll(async () => {
     const { send } = worker(config)
-    const text = await (await send('https://localhost/robots.txt', GPTBOT)).text()
-    const lines = text.split('\n')
-    for (const pattern of ['/private/', '/*.pdf$', '/secret', '/*?session=']) expect(lines[line(pattern) - 1]).toBe(`Disallow: ${pattern}`)
+    served = (await (await send('https://localhost/robots.txt', GPTBOT)).text()).split('\n')
+  })
+
+  it('the served file has each rule once, in GPTBot\'s group, where the verdicts say', () => {
+    const group = served.findIndex((l) => l.toLowerCase() === 'user-agent: gptbot')
+    expect(group, served.join('\n')).toBeGreaterThanOrEqual(0)
+    for (const pattern of PATTERNS) {
+      expect(line(pattern), pattern).toBeGreaterThan(group + 1)
+      expect(served.lastIndexOf(`Disallow: ${pattern}`) + 1).toBe(line(pattern))
+    }
   })
 
   it.each([
