@@ -19,6 +19,11 @@ export default defineConfig({
   test: {
     // robots.config.ts first: a bad config fails the run once, with its own message.
     globalSetup: ['./test/setup/validate-config.ts'],
+    // The Worker logs one JSON line per judged request and per cron run, as on
+    // Cloudflare (Workers Logs), and says what it cannot do ("robots-edge:
+    // origin unreachable"). Tests that check them spy on the console; the
+    // run's output stays readable without them.
+    onConsoleLog: (log) => !(log.startsWith('{"robotsEdge":') || log.startsWith('robots-edge: ')),
     projects: [
       {
         resolve: fromSource,
