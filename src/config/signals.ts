@@ -1,0 +1,72 @@
+import { matchesPattern, normalizeEncoding, pathOf } from '../robots/index.ts'
+import { usageValue } from './content-usage.ts'
+import type { IndexingDirective, ResolvedConfig } from './types.ts'
+
+/**
+ * What the Worker adds to the responses it passes through, computed from
+ * the same resolved config as robots.txt: the `Content-Usage` preferences
+ * of the group that judges a request, and the `X-Robots-Tag` directives of
+ * the `noindex` rules a URL matches. Built once per policy.
+ */
+export interface ResponseSignals {
+  /** Whether any response can get a header at all (a cheap test before any URL is read). */
+  readonly any: boolean
+  /** The `Content-Usage` value for `url` under `group` (a lower-case token or `'*'`), or undefined. */
+  contentUsage(group: string, url: string): string | undefined
+  /** The directives for `url`: those for every crawler, then per crawler (lower-case token). */
+  robotsTag(url: string): RobotsTag | undefined
+}
+
+export interface RobotsTag {
+  readonly all: readonly IndexingDirective[]
+  readonly agents: readonly (readonly [string, readonly IndexingDirective[]])[]
+}
+
+interface Line {
+  readonly pattern: string
+  readonly value: string
+}
+
+/** Not production (staging, a preview host): nothing may be indexed, wherever it is. */
+const EVERYTHING: RobotsTag = { all: ['noindex'], agents: [] }
+
+/** The path and query a pattern matches (RFC 9309 §2.2.2), percent-encoding-normalised as the patterns are. */
+const pathFor = (url: string) => normalizeEncoding(pathOf(url))
+
+export function compileSignals(config: ResolvedConfig): ResponseSignals {
+  if (!config.indexable) return { any: true, contentUsage: () => undefined, robotsTag: () => EVERYTHING }
+  // Per group token, its lines longest first: the longest matching pattern decides (attach-05 §3.1, as RFC 9309 §2.2.2).
+  const usage = new Map<string, Line[]>()
+  for (const rule of config.rules) {
+    if (rule.contentUsage.length === 0) continue
+    const lines = rule.contentUsage.map((l) => ({ pattern: l.path, value: usageValue(l.preferences) })).sort((a, b) => b.pattern.length - a.pattern.length)
+    for (const ua of rule.userAgent) usage.set(ua.toLowerCase(), lines)
+  }
+  const noindex = config.noindex
+  return {
+    any: usage.size > 0 || noindex.length > 0,
+    contentUsage(group, url) {
+      const lines = usage.get(group)
+      if (lines === undefined) return undefined
+      const path = pathFor(url)
+      return lines.find((l) => matchesPattern(l.pattern, path))?.value
+    },
+    robotsTag(url) {
+      if (noindex.length === 0) return undefined
+      const path = pathFor(url)
+      const all = new Set<IndexingDirective>()
+      const agents = new Map<string, Set<IndexingDirective>>()
+      for (const rule of noindex) {
+        if (!rule.paths.some((p) => matchesPattern(p, path))) continue
+        if (rule.userAgent.length === 0) for (const d of rule.directives) all.add(d)
+        for (const ua of rule.userAgent) {
+          let set = agents.get(ua)
+          if (set === undefined) agents.set(ua, (set = new Set()))
+          for (const d of rule.directives) set.add(d)
+        }
+      }
+      if (all.size === 0 && agents.size === 0) return undefined
+      return { all: [...all], agents: [...agents].map(([ua, set]) => [ua, [...set]] as const) }
+    },
+  }
+}
