@@ -8,6 +8,7 @@
  * (RFC 9651 §3.2) mapping a category's label to `y` or `n` ("Exemplary
  * Serialization Format"); a category a statement leaves out is "unknown".
  */
+import { isInnerList, parseDictionary, serializeInnerList, serializeItem, Token, type Dictionary } from '../bots/structured-fields.ts'
 
 /** The config's name for each category of use, and the label the draft writes. */
 export const CONTENT_USAGE_VOCABULARY = {
@@ -54,6 +55,37 @@ export function strictest(a: UsagePreferences, b: UsagePreferences): UsagePrefer
     const x = a[key]
     const y = b[key]
     if (x !== undefined || y !== undefined) out[key] = x !== false && y !== false
+  }
+  return out
+}
+
+/**
+ * The `Content-Usage` header a response carries: the config's statement
+ * combined with the one the origin sent, if any (both are statements about
+ * the same content, so the most restrictive wins per category). The
+ * origin's other members (extensions, parameters) are kept as it wrote
+ * them. An origin value that is no valid Dictionary is ignored, as every
+ * recipient must ignore it (RFC 9651 §4.2), and the config's alone is sent.
+ */
+export function mergeUsageHeader(origin: string | null, preferences: UsagePreferences): string {
+  if (origin === null || origin.trim() === '') return usageValue(preferences)
+  let stated: Dictionary
+  try {
+    stated = parseDictionary(origin)
+  } catch {
+    return usageValue(preferences)
+  }
+  const theirs: { [K in UsageCategory]?: boolean } = {}
+  for (const key of USAGE_CATEGORIES) {
+    const member = stated.get(CONTENT_USAGE_VOCABULARY[key])
+    const value = member !== undefined && !isInnerList(member) && member[0] instanceof Token ? member[0].value : undefined
+    if (value === 'y' || value === 'n') theirs[key] = value === 'y'
+    stated.delete(CONTENT_USAGE_VOCABULARY[key])
+  }
+  let out = usageValue(strictest(preferences, theirs))
+  for (const [key, member] of stated) {
+    const value = isInnerList(member) ? `=${serializeInnerList(member)}` : member[0] === true ? serializeItem(member).slice(2) : `=${serializeItem(member)}`
+    out += `${out ? ', ' : ''}${key}${value}`
   }
   return out
 }

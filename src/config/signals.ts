@@ -1,5 +1,5 @@
 import { matchesPattern, normalizeEncoding, pathOf } from '../robots/index.ts'
-import { usageValue } from './content-usage.ts'
+import type { UsagePreferences } from './content-usage.ts'
 import type { IndexingDirective, ResolvedConfig } from './types.ts'
 
 /**
@@ -11,8 +11,8 @@ import type { IndexingDirective, ResolvedConfig } from './types.ts'
 export interface ResponseSignals {
   /** Whether any response can get a header at all (a cheap test before any URL is read). */
   readonly any: boolean
-  /** The `Content-Usage` value for `url` under `group` (a lower-case token or `'*'`), or undefined. */
-  contentUsage(group: string, url: string): string | undefined
+  /** The Content-Usage preferences for `url` under `group` (a lower-case token or `'*'`), or undefined. */
+  contentUsage(group: string, url: string): UsagePreferences | undefined
   /** The directives for `url`: those for every crawler, then per crawler (lower-case token). */
   robotsTag(url: string): RobotsTag | undefined
 }
@@ -24,7 +24,7 @@ export interface RobotsTag {
 
 interface Line {
   readonly pattern: string
-  readonly value: string
+  readonly preferences: UsagePreferences
 }
 
 /** Not production (staging, a preview host): nothing may be indexed, wherever it is. */
@@ -39,7 +39,7 @@ export function compileSignals(config: ResolvedConfig): ResponseSignals {
   const usage = new Map<string, Line[]>()
   for (const rule of config.rules) {
     if (rule.contentUsage.length === 0) continue
-    const lines = rule.contentUsage.map((l) => ({ pattern: l.path, value: usageValue(l.preferences) })).sort((a, b) => b.pattern.length - a.pattern.length)
+    const lines = rule.contentUsage.map((l) => ({ pattern: l.path, preferences: l.preferences })).sort((a, b) => b.pattern.length - a.pattern.length)
     for (const ua of rule.userAgent) usage.set(ua.toLowerCase(), lines)
   }
   const noindex = config.noindex
@@ -49,7 +49,7 @@ export function compileSignals(config: ResolvedConfig): ResponseSignals {
       const lines = usage.get(group)
       if (lines === undefined) return undefined
       const path = pathFor(url)
-      return lines.find((l) => matchesPattern(l.pattern, path))?.value
+      return lines.find((l) => matchesPattern(l.pattern, path))?.preferences
     },
     robotsTag(url) {
       if (noindex.length === 0) return undefined

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { parseDictionary, Token } from '../../src/bots/structured-fields.ts'
-import { strictest, usageValue } from '../../src/config/content-usage.ts'
+import { mergeUsageHeader, strictest, usageValue } from '../../src/config/content-usage.ts'
 import { buildPolicy, resolveConfig, validateConfig, type ContentUsage, type RobotsConfig } from '../../src/config/index.ts'
+import type { ResponseSignals } from '../../src/config/signals.ts'
 import { lintRobotsTxt, parseRobotsTxt } from '../../src/robots/index.ts'
 
 // Unit tests of Content-Usage (IETF aipref): the vocabulary module, the
@@ -12,6 +13,11 @@ const PRODUCTION = { host: 'example.com', env: 'production' }
 const policyOf = (config: RobotsConfig) => buildPolicy(resolveConfig(config, PRODUCTION).config)
 const errorsOf = (config: unknown) => validateConfig(config).errors
 /** A config with one `*` group; `contentUsage` may be invalid, for the validator's tests. */
+/** The header value the Worker sends for a URL under a group, with no Content-Usage from the origin. */
+const headerFor = (s: ResponseSignals, group: string, url: string) => {
+  const preferences = s.contentUsage(group, url)
+  return preferences === undefined ? undefined : mergeUsageHeader(null, preferences)
+}
 const withUsage = (contentUsage: unknown): RobotsConfig => ({ rules: [{ userAgent: '*', contentUsage: contentUsage as ContentUsage }] })
 
 describe('vocabulary (draft-ietf-aipref-vocab-07)', () => {
@@ -98,28 +104,49 @@ describe('Content-Usage header values (attach-05 §2)', () => {
 
   // attach-05 §3.1: the longest matching path decides, as for allow and disallow.
   it('takes the longest matching path of the group', () => {
-    expect(signals.contentUsage('*', 'https://example.com/')).toBe('train-ai=n')
-    expect(signals.contentUsage('*', 'https://example.com/blog/post')).toBe('train-ai=n, search=y')
-    expect(signals.contentUsage('*', 'https://example.com/blog/ai-ok/post')).toBe('train-ai=y')
-    expect(signals.contentUsage('*', 'https://example.com/files/report.pdf')).toBe('train-ai=n, search=n')
-    expect(signals.contentUsage('*', 'https://example.com/files/report.pdf?x=1')).toBe('train-ai=n')
+    expect(headerFor(signals, '*', 'https://example.com/')).toBe('train-ai=n')
+    expect(headerFor(signals, '*', 'https://example.com/blog/post')).toBe('train-ai=n, search=y')
+    expect(headerFor(signals, '*', 'https://example.com/blog/ai-ok/post')).toBe('train-ai=y')
+    expect(headerFor(signals, '*', 'https://example.com/files/report.pdf')).toBe('train-ai=n, search=n')
+    expect(headerFor(signals, '*', 'https://example.com/files/report.pdf?x=1')).toBe('train-ai=n')
   })
 
   it('reads each group by its lower-case token, and nothing for a group without preferences', () => {
-    expect(signals.contentUsage('gptbot', 'https://example.com/blog/post')).toBe('train-ai=y')
-    expect(signals.contentUsage('ccbot', 'https://example.com/')).toBe('train-ai=y')
-    expect(signals.contentUsage('bingbot', 'https://example.com/')).toBeUndefined()
+    expect(headerFor(signals, 'gptbot', 'https://example.com/blog/post')).toBe('train-ai=y')
+    expect(headerFor(signals, 'ccbot', 'https://example.com/')).toBe('train-ai=y')
+    expect(headerFor(signals, 'bingbot', 'https://example.com/')).toBeUndefined()
   })
 
   it('compares paths percent-encoding-normalised', () => {
     const s = policyOf(withUsage({ paths: { '/café/': { trainAi: false } } })).signals
-    expect(s.contentUsage('*', 'https://example.com/caf%c3%a9/menu')).toBe('train-ai=n')
-    expect(s.contentUsage('*', 'https://example.com/cafe/menu')).toBeUndefined()
+    expect(headerFor(s, '*', 'https://example.com/caf%c3%a9/menu')).toBe('train-ai=n')
+    expect(headerFor(s, '*', 'https://example.com/cafe/menu')).toBeUndefined()
   })
 
   it('sends no preference anywhere on staging', () => {
     const { config } = resolveConfig(withUsage({ trainAi: false }), { host: 'example.com', env: 'staging' })
-    expect(buildPolicy(config).signals.contentUsage('*', 'https://example.com/')).toBeUndefined()
+    expect(headerFor(buildPolicy(config).signals, '*', 'https://example.com/')).toBeUndefined()
+  })
+})
+
+describe('merging with the origin\'s own Content-Usage', () => {
+  // vocab-07 "Combining Preferences": two statements about one response; any n wins.
+  it('combines per category, the most restrictive winning', () => {
+    expect(mergeUsageHeader('train-ai=y, search=n', { trainAi: false, search: true })).toBe('train-ai=n, search=n')
+    expect(mergeUsageHeader('search=y', { trainAi: false })).toBe('train-ai=n, search=y')
+  })
+
+  // Unknown keys and parameters are for extensions (vocab-07): kept as the origin wrote them.
+  it('keeps the origin\'s other members and parameters', () => {
+    expect(mergeUsageHeader('future-use=n;scope="x", flag, list=(a b)', { trainAi: false })).toBe('train-ai=n, future-use=n;scope="x", flag, list=(a b)')
+    expect(parseDictionary(mergeUsageHeader('flag;p=1', { search: true })).has('flag')).toBe(true)
+  })
+
+  // RFC 9651 §4.2: a field that fails to parse is ignored by every recipient.
+  it('sends the config\'s statement alone when the origin\'s is no Dictionary', () => {
+    expect(mergeUsageHeader('train-ai=y,,', { trainAi: false })).toBe('train-ai=n')
+    expect(mergeUsageHeader('   ', { search: true })).toBe('search=y')
+    expect(mergeUsageHeader('train-ai="maybe"', { search: true })).toBe('search=y')
   })
 })
 
