@@ -112,7 +112,7 @@ export function assembleEdge(
   const txt = robotsTxt({ policies, onFetch: recordRobotsFetch({ record, verify, ipSalt }) })
   const guard = botGuard({ policies, record, verify, ipSalt, log: deps.log })
   const report = deps.report ? createReportApp(deps.coverage ? { coverage: deps.coverage } : {}) : null
-  const signals = responseSignals<AppEnv>({ policies, exclude: [REPORT_BASE] })
+  const signals = responseSignals<AppEnv>({ policies, exclude: `${REPORT_BASE}/` })
   const serve = async (c: Context<AppEnv>, next: () => Promise<void>): Promise<Response | void> => {
     const path = c.req.path
     if (report !== null && (path === REPORT_BASE || path.startsWith(`${REPORT_BASE}/`))) {

@@ -1,6 +1,6 @@
 import { matchesPattern, normalizeEncoding, pathOf } from '../robots/index.ts'
 import type { UsagePreferences } from './content-usage.ts'
-import type { IndexingDirective, ResolvedConfig } from './types.ts'
+import type { ResolvedConfig } from './types.ts'
 
 /**
  * What the Worker adds to the responses it passes through, computed from
@@ -17,18 +17,16 @@ export interface ResponseSignals {
   robotsTag(url: string): RobotsTag | undefined
 }
 
+/** `X-Robots-Tag` directives: those for every crawler (`noindex`), and those for one (`googlebot: noindex`, Google's form). */
 export interface RobotsTag {
-  readonly all: readonly IndexingDirective[]
-  readonly agents: readonly (readonly [string, readonly IndexingDirective[]])[]
+  readonly all: readonly string[]
+  readonly named: readonly string[]
 }
 
-interface Line {
-  readonly pattern: string
-  readonly preferences: UsagePreferences
-}
+type UsageLine = ResolvedConfig['rules'][number]['contentUsage'][number]
 
 /** Not production (staging, a preview host): nothing may be indexed, wherever it is. */
-const EVERYTHING: RobotsTag = { all: ['noindex'], agents: [] }
+const EVERYTHING: RobotsTag = { all: ['noindex'], named: [] }
 
 /** The path and query a pattern matches (RFC 9309 §2.2.2), percent-encoding-normalised as the patterns are. */
 const pathFor = (url: string) => normalizeEncoding(pathOf(url))
@@ -36,37 +34,36 @@ const pathFor = (url: string) => normalizeEncoding(pathOf(url))
 export function compileSignals(config: ResolvedConfig): ResponseSignals {
   if (!config.indexable) return { any: true, contentUsage: () => undefined, robotsTag: () => EVERYTHING }
   // Per group token, its lines longest first: the longest matching pattern decides (attach-05 §3.1, as RFC 9309 §2.2.2).
-  const usage = new Map<string, Line[]>()
+  const usage = new Map<string, readonly UsageLine[]>()
   for (const rule of config.rules) {
     if (rule.contentUsage.length === 0) continue
-    const lines = rule.contentUsage.map((l) => ({ pattern: l.path, preferences: l.preferences })).sort((a, b) => b.pattern.length - a.pattern.length)
+    const lines = [...rule.contentUsage].sort((a, b) => b.path.length - a.path.length)
     for (const ua of rule.userAgent) usage.set(ua.toLowerCase(), lines)
   }
-  const noindex = config.noindex
+  const noindex = config.noindex.map((rule) => ({
+    paths: rule.paths,
+    all: rule.userAgent.length === 0 ? rule.directives : [],
+    named: rule.userAgent.flatMap((ua) => rule.directives.map((d) => `${ua}: ${d}`)),
+  }))
   return {
     any: usage.size > 0 || noindex.length > 0,
     contentUsage(group, url) {
       const lines = usage.get(group)
       if (lines === undefined) return undefined
       const path = pathFor(url)
-      return lines.find((l) => matchesPattern(l.pattern, path))?.preferences
+      return lines.find((l) => matchesPattern(l.path, path))?.preferences
     },
     robotsTag(url) {
       if (noindex.length === 0) return undefined
       const path = pathFor(url)
-      const all = new Set<IndexingDirective>()
-      const agents = new Map<string, Set<IndexingDirective>>()
+      const all = new Set<string>()
+      const named = new Set<string>()
       for (const rule of noindex) {
         if (!rule.paths.some((p) => matchesPattern(p, path))) continue
-        if (rule.userAgent.length === 0) for (const d of rule.directives) all.add(d)
-        for (const ua of rule.userAgent) {
-          let set = agents.get(ua)
-          if (set === undefined) agents.set(ua, (set = new Set()))
-          for (const d of rule.directives) set.add(d)
-        }
+        for (const d of rule.all) all.add(d)
+        for (const d of rule.named) named.add(d)
       }
-      if (all.size === 0 && agents.size === 0) return undefined
-      return { all: [...all], agents: [...agents].map(([ua, set]) => [ua, [...set]] as const) }
+      return all.size + named.size === 0 ? undefined : { all: [...all], named: [...named] }
     },
   }
 }

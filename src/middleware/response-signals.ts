@@ -8,8 +8,8 @@ import { envOf } from './robots-txt.ts'
 export interface ResponseSignalsOptions {
   /** The per-isolate policy store (`createPolicies(config)`), shared with `robotsTxt()` and `botGuard()`. */
   policies: Policies
-  /** Paths whose responses are robots-edge's own, never the site's (in production). Default: `['/_robots']`. */
-  exclude?: readonly string[]
+  /** A path prefix whose responses are robots-edge's own, never the site's (in production). Default: `'/_robots/'`. */
+  exclude?: string
 }
 
 /**
@@ -21,17 +21,14 @@ export interface ResponseSignalsOptions {
  */
 function robotsTagValue(tag: RobotsTag, origin: string | null): string {
   const theirs = origin?.trim() ?? ''
-  const sent = new Set(theirs.toLowerCase().split(',').map((d) => d.trim()))
-  const parts: string[] = tag.all.filter((d) => !sent.has(d))
-  if (theirs !== '') parts.push(theirs)
-  for (const [agent, directives] of tag.agents) for (const d of directives) parts.push(`${agent}: ${d}`)
-  return parts.join(', ')
+  const sent = theirs.toLowerCase().split(/\s*,\s*/)
+  return [...tag.all.filter((d) => !sent.includes(d)), ...(theirs ? [theirs] : []), ...tag.named].join(', ')
 }
 
 /** `<meta name="robots">` (and `name="googlebot"`…) for what the header says; names are product tokens, directives a fixed list. */
 function metaTags(tag: RobotsTag): string {
   let html = tag.all.length > 0 ? `<meta name="robots" content="${tag.all.join(', ')}">` : ''
-  for (const [agent, directives] of tag.agents) html += `<meta name="${agent}" content="${directives.join(', ')}">`
+  for (const named of tag.named) html += named.replace(/(.+): (.+)/, '<meta name="$1" content="$2">')
   return html
 }
 
@@ -57,8 +54,7 @@ function metaTags(tag: RobotsTag): string {
  */
 export function responseSignals<E extends BotGuardEnv = BotGuardEnv>(options: ResponseSignalsOptions): MiddlewareHandler<E> {
   const { policies } = options
-  if (typeof policies?.get !== 'function') throw new TypeError('responseSignals: `policies` must come from createPolicies(config).')
-  const exclude = (options.exclude ?? ['/_robots']).map((p) => p.replace(/\/+$/, ''))
+  const exclude = options.exclude ?? '/_robots/'
   return async function responseSignals(c, next) {
     await next()
     try {
@@ -68,7 +64,7 @@ export function responseSignals<E extends BotGuardEnv = BotGuardEnv>(options: Re
       const judgment = c.get('robotsVerdict')
       if (policy.config.indexable) {
         const path = c.req.path
-        if (path === '/robots.txt' || judgment?.action === 'block' || exclude.some((p) => path === p || path.startsWith(`${p}/`))) return
+        if (path === '/robots.txt' || judgment?.action === 'block' || `${path}/`.startsWith(exclude)) return
       }
       const preferences = policy.signals.contentUsage(judgment?.verdict.group ?? '*', url)
       const tag = policy.signals.robotsTag(url)

@@ -156,35 +156,40 @@ describe('validation of contentUsage', () => {
     expect(errorsOf(withUsage({ paths: { '/blog/': { search: true }, '/*.pdf$': { trainAi: false } } }))).toEqual([])
   })
 
-  it('names an unknown category and the vocabulary, and maps a label to its key', () => {
+  // Strict, as every other object of the config: a key the vocabulary lacks is an error, never ignored.
+  it('names an unknown category and lists the vocabulary\'s', () => {
     expect(errorsOf(withUsage({ aiTrain: false, 'train-ai': true }))).toEqual([
-      { path: 'rules[0].contentUsage.aiTrain', message: 'is not a category of use in the AI preferences vocabulary (draft-ietf-aipref-vocab-07).', fix: 'Use one of: trainAi (train-ai), search (search); or paths.' },
-      { path: 'rules[0].contentUsage.train-ai', message: 'is not a category of use in the AI preferences vocabulary (draft-ietf-aipref-vocab-07).', fix: 'Write trainAi.' },
+      { path: 'rules[0].contentUsage.aiTrain', message: 'is not a known option.', fix: 'Remove it, or use one of: trainAi, search, paths.' },
+      { path: 'rules[0].contentUsage.train-ai', message: 'is not a known option.', fix: 'Remove it, or use one of: trainAi, search, paths.' },
+    ])
+    expect(errorsOf(withUsage({ paths: { '/a/': { trainAi: true, ai: false } } }))).toEqual([
+      { path: 'rules[0].contentUsage.paths["/a/"].ai', message: 'is not a known option.', fix: 'Remove it, or use one of: trainAi, search.' },
     ])
   })
 
   it('refuses a value that is not a boolean, at the top and under a path', () => {
     expect(errorsOf(withUsage({ search: 'no', paths: { '/a/': { trainAi: 'n' } } }))).toEqual([
-      { path: 'rules[0].contentUsage.search', message: '"no" is not true or false.', fix: 'Write true (y: this use is allowed) or false (n: it is not).' },
-      { path: 'rules[0].contentUsage.paths["/a/"].trainAi', message: '"n" is not true or false.', fix: 'Write true (y: this use is allowed) or false (n: it is not).' },
+      { path: 'rules[0].contentUsage.search', message: '"no" is not true or false.', fix: 'Write true (yes) or false (no).' },
+      { path: 'rules[0].contentUsage.paths["/a/"].trainAi', message: '"n" is not true or false.', fix: 'Write true (yes) or false (no).' },
     ])
   })
 
   it('refuses a statement that says nothing, and one that is no object', () => {
-    expect(errorsOf(withUsage({}))).toEqual([{ path: 'rules[0].contentUsage', message: 'states no preference, so it would write nothing.', fix: 'Set at least one of: trainAi (train-ai), search (search); or remove it.' }])
-    expect(errorsOf(withUsage({ paths: { '/a/': {} } }))[0]!.path).toBe('rules[0].contentUsage.paths["/a/"]')
-    expect(errorsOf(withUsage(false))).toEqual([{ path: 'rules[0].contentUsage', message: 'false is not an object.', fix: 'Write { trainAi: false, search: true }.' }])
+    expect(errorsOf(withUsage({}))).toEqual([{ path: 'rules[0].contentUsage', message: 'states no preference.', fix: 'Set one of: trainAi, search, paths; or remove it.' }])
+    expect(errorsOf(withUsage({ paths: { '/a/': {} } }))).toEqual([{ path: 'rules[0].contentUsage.paths["/a/"]', message: 'states no preference.', fix: 'Set one of: trainAi, search; or remove it.' }])
+    expect(errorsOf(withUsage(false))).toEqual([{ path: 'rules[0].contentUsage', message: 'is not an object.', fix: 'Write { trainAi: false, search: true }.' }])
     expect(errorsOf(withUsage({ paths: ['/a/'] }))).toEqual([{ path: 'rules[0].contentUsage.paths', message: '/a/ is not an object.', fix: "Write paths: { '/blog/': { trainAi: true } }." }])
   })
 
   // attach-05 §3.2: the path starts with "/" and ends at the first space or tab.
   it('refuses a path that does not start with "/", holds white space, or is "/"', () => {
-    expect(errorsOf(withUsage({ paths: { 'blog/': { search: true }, '*.pdf': { search: true }, '/a b/': { search: true }, '/': { search: true } } }))).toEqual([
-      { path: 'rules[0].contentUsage.paths["blog/"]', message: '"blog/" does not start with "/", which a Content-Usage path must (draft-ietf-aipref-attach-05 §3.2).', fix: 'Write "/blog/".' },
-      { path: 'rules[0].contentUsage.paths["*.pdf"]', message: '"*.pdf" does not start with "/", which a Content-Usage path must (draft-ietf-aipref-attach-05 §3.2).', fix: 'Write "/*.pdf".' },
-      { path: 'rules[0].contentUsage.paths["/a b/"]', message: '"/a b/" holds white space, which ends the path of a Content-Usage line (draft-ietf-aipref-attach-05 §3.2): crawlers would read the rest as the preferences.', fix: 'Write a space in a path as "%20", a tab as "%09".' },
-      { path: 'rules[0].contentUsage.paths["/"]', message: '"/" is every path: its preferences are the group-wide ones.', fix: 'Write them beside `paths`, e.g. contentUsage: { trainAi: false, paths: { ... } }.' },
-    ])
+    const message = (p: string) => `"${p}" is not a Content-Usage path: one starting with "/", without white space (draft-ietf-aipref-attach-05 §3.2), and not "/" alone.`
+    const fix = 'Write e.g. "/blog/", a space as "%20"; put the preferences for "/" beside paths.'
+    expect(errorsOf(withUsage({ paths: { 'blog/': { search: true }, '*.pdf': { search: true }, '/a b/': { search: true }, '/': { search: true } } }))).toEqual(
+      ['blog/', '*.pdf', '/a b/', '/'].map((p) => ({ path: `rules[0].contentUsage.paths[${JSON.stringify(p)}]`, message: message(p), fix })),
+    )
+    // A tab is a control character first: the shared check says so, and how to encode it.
+    expect(errorsOf(withUsage({ paths: { '/a\tb': { search: true } } }))[0]!.fix).toBe('Remove it, or write it percent-encoded ("%09") if the URL really holds it.')
   })
 
   // The validator's character checks, shared with allow and disallow: nothing may start a new line or a comment.
@@ -198,5 +203,50 @@ describe('validation of contentUsage', () => {
 
   it('is a known option of a group', () => {
     expect(errorsOf({ rules: [{ userAgent: '*', contentUsages: { trainAi: false } }] })[0]!.fix).toContain('contentUsage')
+  })
+})
+
+describe('validation of noindex', () => {
+  const errorsOfNoindex = (noindex: unknown) => errorsOf({ rules: [], noindex, noindexMeta: true })
+
+  it('accepts a rule, a list, agents and every directive', () => {
+    expect(errorsOfNoindex({ path: '/search' })).toEqual([])
+    expect(errorsOfNoindex([{ path: ['/a/', '/*?sort=', '/b$'], userAgent: ['Googlebot', '*'], directives: ['noindex', 'nofollow', 'noai', 'noimageai'] }])).toEqual([])
+  })
+
+  // An empty pattern matches every path: the whole site would leave the index.
+  it('refuses a rule without paths, or with an empty one', () => {
+    const missing = { message: 'is missing or empty.', fix: "Write the paths to keep out of the index, e.g. path: '/search'." }
+    expect(errorsOfNoindex([{}, { path: [] }, { path: ['/a', ''] }])).toEqual([
+      { path: 'noindex[0].path', ...missing },
+      { path: 'noindex[1].path', ...missing },
+      { path: 'noindex[2].path', ...missing },
+    ])
+  })
+
+  it('checks patterns and product tokens as allow, disallow and userAgent are checked', () => {
+    expect(errorsOfNoindex({ path: 'search', userAgent: 'Googlebot/2.1' })).toEqual([
+      { path: 'noindex.path', message: '"search" does not start with "/" or "*", so it never matches a path (RFC 9309 §2.2.2).', fix: 'Write "/search".' },
+      expect.objectContaining({ path: 'noindex.userAgent', fix: 'Use "Googlebot".' }),
+    ])
+    expect(errorsOfNoindex({ path: '/a\u2028b' })[0]!.message).toContain('U+2028')
+  })
+
+  it('names an unknown key, an unknown directive, and a flag that is no boolean', () => {
+    expect(errorsOfNoindex({ path: '/a', agent: 'x' })).toEqual([{ path: 'noindex.agent', message: 'is not a known option.', fix: 'Remove it, or use one of: path, userAgent, directives.' }])
+    const directives = { path: 'noindex.directives', fix: 'Use some of: noindex, nofollow, noai, noimageai; or leave it out (it means noindex).' }
+    expect(errorsOfNoindex({ path: '/a', directives: ['noindex', 'none'] })).toEqual([{ ...directives, message: 'noindex,none is not a list of X-Robots-Tag directives robots-edge sends.' }])
+    expect(errorsOfNoindex({ path: '/a', directives: [] })).toEqual([{ ...directives, message: ' is not a list of X-Robots-Tag directives robots-edge sends.' }])
+    expect(errorsOf({ rules: [], noindexMeta: 'yes' })).toEqual([{ path: 'noindexMeta', message: '"yes" is not true or false.', fix: 'Write noindexMeta: true to add <meta name="robots"> to HTML responses too.' }])
+  })
+
+  it('resolves defaults: noindex for every crawler, agents in lower case, "*" meaning every crawler', () => {
+    const { config } = resolveConfig({ rules: [], noindex: [{ path: '/café' }, { path: '/b', userAgent: ['Googlebot', 'googlebot'], directives: ['nofollow', 'nofollow'] }, { path: '/c', userAgent: ['*', 'Bingbot'] }] }, PRODUCTION)
+    expect(config.noindex).toEqual([
+      { paths: ['/caf%C3%A9'], userAgent: [], directives: ['noindex'] },
+      { paths: ['/b'], userAgent: ['googlebot'], directives: ['nofollow'] },
+      { paths: ['/c'], userAgent: [], directives: ['noindex'] },
+    ])
+    expect(config.noindexMeta).toBe(false)
   })
 })

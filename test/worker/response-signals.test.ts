@@ -132,7 +132,7 @@ describe('noindexMeta: <meta name="robots"> in HTML', () => {
     expect(tagOf(res)).toBe('noindex')
     expect(await res.text()).toBe('<!doctype html><html><head><meta name="robots" content="noindex"><title>t</title></head><body>x</body></html>')
     const drafts = await get('https://site.example/drafts/a', { through: metaWorker })
-    expect(await drafts.text()).toContain('<head><meta name="googlebot" content="noindex, nofollow"><title>')
+    expect(await drafts.text()).toContain('<head><meta name="googlebot" content="noindex"><meta name="googlebot" content="nofollow"><title>')
   })
 
   it('leaves other pages and other types untouched', async () => {
