@@ -58,8 +58,13 @@ export function checkContentUsage(value: unknown, path: string, out: Issues): vo
   }
 }
 
-/** `noindex`: a rule or a list of rules `{ path, userAgent?, directives? }`. */
-export function checkNoindex(value: unknown, out: Issues): void {
+/** `noindex`: a rule or a list of rules `{ path, userAgent?, directives? }`; and `noindexMeta`. */
+export function checkNoindex(config: Record<string, unknown>, out: Issues): void {
+  if (config.noindexMeta !== undefined && typeof config.noindexMeta !== 'boolean') {
+    out.push({ path: 'noindexMeta', message: `${show(config.noindexMeta)} is not true or false.`, fix: 'Write noindexMeta: true to add <meta name="robots"> to HTML responses too.' })
+  }
+  const value = config.noindex
+  if (value === undefined) return
   list(value).forEach((rule, i) => {
     const path = listPath(value, 'noindex', i)
     if (!isObject(rule)) {

@@ -345,10 +345,7 @@ export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnin
     })
   }
   if (config.hosts !== undefined) checkHosts(config.hosts, errors)
-  if (config.noindex !== undefined) checkNoindex(config.noindex, errors)
-  if (config.noindexMeta !== undefined && typeof config.noindexMeta !== 'boolean') {
-    errors.push({ path: 'noindexMeta', message: `${show(config.noindexMeta)} is not true or false.`, fix: 'Write noindexMeta: true to add <meta name="robots"> to HTML responses too.' })
-  }
+  checkNoindex(config, errors)
   return { errors, warnings }
 }
 
