@@ -74,7 +74,8 @@ export function responseSignals<E extends BotGuardEnv = BotGuardEnv>(options: Re
       if (preferences !== undefined) res.headers.set('Content-Usage', mergeUsageHeader(res.headers.get('Content-Usage'), preferences))
       if (tag !== undefined) {
         res.headers.set('X-Robots-Tag', robotsTagValue(tag, res.headers.get('X-Robots-Tag')))
-        if (policy.config.noindexMeta && res.body !== null && /^text\/html\b/i.test(res.headers.get('Content-Type') ?? '')) {
+        // Only where the runtime has HTMLRewriter (workerd); elsewhere the header alone.
+        if (policy.config.noindexMeta && typeof HTMLRewriter === 'function' && res.body !== null && /^text\/html\b/i.test(res.headers.get('Content-Type') ?? '')) {
           const html = metaTags(tag)
           res = new HTMLRewriter().on('head', { element: (head) => void head.prepend(html, { html: true }) }).transform(res)
         }
