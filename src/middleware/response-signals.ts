@@ -12,6 +12,12 @@ export interface ResponseSignalsOptions {
   exclude?: string
 }
 
+/** The part of workerd's HTMLRewriter used here, typed locally: this module also runs in Node (robots-edge/hono), which has none. */
+interface Rewriter {
+  on(selector: string, handlers: { element(element: { prepend(content: string, options: { html: boolean }): unknown }): void }): Rewriter
+  transform(response: Response): Response
+}
+
 /**
  * `X-Robots-Tag`: the config's directives for every crawler first, then the
  * origin's value as it came, then one `agent: directive` per directive for
@@ -75,9 +81,10 @@ export function responseSignals<E extends BotGuardEnv = BotGuardEnv>(options: Re
       if (tag !== undefined) {
         res.headers.set('X-Robots-Tag', robotsTagValue(tag, res.headers.get('X-Robots-Tag')))
         // Only where the runtime has HTMLRewriter (workerd); elsewhere the header alone.
-        if (policy.config.noindexMeta && typeof HTMLRewriter === 'function' && res.body !== null && /^text\/html\b/i.test(res.headers.get('Content-Type') ?? '')) {
+        const Rewriter = (globalThis as { HTMLRewriter?: new () => Rewriter }).HTMLRewriter
+        if (policy.config.noindexMeta && Rewriter !== undefined && res.body !== null && /^text\/html\b/i.test(res.headers.get('Content-Type') ?? '')) {
           const html = metaTags(tag)
-          res = new HTMLRewriter().on('head', { element: (head) => void head.prepend(html, { html: true }) }).transform(res)
+          res = new Rewriter().on('head', { element: (head) => void head.prepend(html, { html: true }) }).transform(res)
         }
       }
       // Hono's setter copies the old response's headers over a new one, which
