@@ -10,6 +10,7 @@ import { ConfigError, createPolicies, type ConfigInput, type Policies, type Poli
 import { d1Of, kvOf, type RobotsEdgeEnv } from './env.ts'
 import type { JudgedRequest, Verification } from './events.ts'
 import { botGuard, recordRobotsFetch, type BotGuardEnv } from './middleware/bot-guard.ts'
+import { responseSignals } from './middleware/response-signals.ts'
 import { robotsTxt } from './middleware/robots-txt.ts'
 import { createReportApp, REPORT_BASE, type ReportRoutesOptions } from './report/routes.ts'
 import { createWiring } from './wiring.ts'
@@ -111,12 +112,21 @@ export function assembleEdge(
   const txt = robotsTxt({ policies, onFetch: recordRobotsFetch({ record, verify, ipSalt }) })
   const guard = botGuard({ policies, record, verify, ipSalt, log: deps.log })
   const report = deps.report ? createReportApp(deps.coverage ? { coverage: deps.coverage } : {}) : null
-  const middleware: MiddlewareHandler<AppEnv> = async function robotsEdge(c, next) {
+  const signals = responseSignals<AppEnv>({ policies, exclude: `${REPORT_BASE}/` })
+  const serve = async (c: Context<AppEnv>, next: () => Promise<void>): Promise<Response | void> => {
     const path = c.req.path
     if (report !== null && (path === REPORT_BASE || path.startsWith(`${REPORT_BASE}/`))) {
       return report.fetch(c.req.raw, c.env, executionCtxOf(c))
     }
     return txt(c, guardThen(guard, c, next))
+  }
+  // Content-Usage and X-Robots-Tag go on whatever the rest answers.
+  const middleware: MiddlewareHandler<AppEnv> = async function robotsEdge(c, next) {
+    return signals(c, async () => {
+      const res = await serve(c, next)
+      // As Hono's compose does with a handler's Response.
+      if (res instanceof Response && !c.finalized) c.res = res
+    })
   }
   return { policies, middleware }
 }

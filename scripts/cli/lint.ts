@@ -1,5 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { buildPolicy, CHECK_CONTEXTS, ConfigError, formatIssue, resolveConfig, validateConfig, type ConfigContext, type ConfigInput, type ConfigIssue } from '../../src/config/index.ts'
+import { buildPolicy, CHECK_CONTEXTS, ConfigError, formatIssue, noindexConflicts, resolveConfig, validateConfig, type ConfigContext, type ConfigInput, type ConfigIssue, type RobotsConfig } from '../../src/config/index.ts'
 import { visible } from '../../src/report/visible.ts'
 import { fixRobotsTxt, lintRobotsTxt, type FixedRobotsTxt, type LintDiagnostic, type Severity } from '../../src/robots/index.ts'
 import { CliError, UsageError } from './errors.ts'
@@ -35,7 +35,9 @@ function examine(input: ConfigInput, context: ConfigContext): { errors: readonly
   try {
     const { config, warnings } = resolveConfig(input, context)
     try {
-      return { errors: [], warnings, text: buildPolicy(config).text }
+      const policy = buildPolicy(config)
+      const raw = (typeof input === 'function' ? input(context) : input) as RobotsConfig
+      return { errors: [], warnings: [...warnings, ...noindexConflicts(raw, policy)], text: policy.text }
     } catch (error) {
       if (error instanceof ConfigError) return { errors: error.issues, warnings }
       throw error

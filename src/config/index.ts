@@ -54,6 +54,7 @@ export function defineConfig<const R extends RobotsConfig>(config: RobotsConfig 
 
 export { agents } from '../bots/index.ts'
 export { buildPolicy, toRobotsModel, type Policy } from './policy.ts'
+export { noindexConflicts } from './noindex-conflicts.ts'
 export { canonicalHost, INVALID_HOST, isBucketHost, MAX_HOST_LENGTH, OTHER_HOSTS } from './host.ts'
 export { checkConfig, createPolicies, CHECK_CONTEXTS, POLICY_CACHE_CHARACTERS, POLICY_CACHE_LIMIT, type Policies } from './policies.ts'
 export { DEFAULTS, matchesHost, resolveConfig } from './resolve.ts'

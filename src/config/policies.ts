@@ -1,4 +1,5 @@
 import { canonicalHost, INVALID_HOST, OTHER_HOSTS } from './host.ts'
+import { noindexConflicts } from './noindex-conflicts.ts'
 import { buildPolicy, type Policy } from './policy.ts'
 import { configFor, DEFAULTS, indexableFor, resolveConfig } from './resolve.ts'
 import type { ConfigContext, ConfigInput, ResolvedConfig, RobotsConfig } from './types.ts'
@@ -99,7 +100,14 @@ const keyOf = (context: ConfigContext) => `${context.env}\n${context.host}`
 
 /** Resolves and builds the config for each context; throws ConfigError on the first invalid one. */
 export function checkConfig(input: ConfigInput, contexts: readonly ConfigContext[] = CHECK_CONTEXTS): ConfigIssue[] {
-  return checkContexts(contexts, createBuilder(input)).warnings
+  const { warnings, built } = checkContexts(contexts, createBuilder(input))
+  const unique = new Map(warnings.map((w) => [formatIssue(w), w]))
+  // A noindex path robots.txt disallows is never seen (noindex-conflicts.ts); said once per distinct warning.
+  for (const context of contexts) {
+    const policy = built.get(keyOf(context))
+    if (policy !== undefined) for (const w of noindexConflicts(configFor(input, context) as RobotsConfig, policy)) unique.set(formatIssue(w), w)
+  }
+  return [...unique.values()]
 }
 
 /**

@@ -10,8 +10,10 @@ import {
   type RobotsTxtModel,
   type Rule,
 } from '../robots/index.ts'
+import { usageValue } from './content-usage.ts'
 import { contentHash } from './hash.ts'
 import { INVALID_HOST, OTHER_HOSTS } from './host.ts'
+import { compileSignals, type ResponseSignals } from './signals.ts'
 import type { ContentSignal, GuardMode, ResolvedConfig } from './types.ts'
 import { ConfigError } from './validate.ts'
 
@@ -30,6 +32,8 @@ export interface Policy {
   /** Strong ETag of the served file. */
   readonly etag: string
   readonly matcher: RobotsMatcher
+  /** The headers passed-through responses get (Content-Usage, X-Robots-Tag). */
+  readonly signals: ResponseSignals
   /** The guard's mode for a verdict of this group (`'*'`, a lower-case token, or null). */
   modeFor(group: string | null): GuardMode
 }
@@ -69,6 +73,8 @@ export function toRobotsModel(config: ResolvedConfig): RobotsTxtModel {
     const other: OtherRecord[] = []
     if (rule.crawlDelay !== undefined) other.push({ key: 'Crawl-delay', value: String(rule.crawlDelay) })
     if (rule.contentSignal !== undefined) other.push({ key: 'Content-Signal', value: contentSignal(rule.contentSignal) })
+    // draft-ietf-aipref-attach-05 §3: `Content-Usage: <path> <preferences>`, a rule of the group.
+    for (const line of rule.contentUsage) other.push({ key: 'Content-Usage', value: `${line.path} ${usageValue(line.preferences)}` })
     for (const [key, value] of rule.other) other.push({ key, value })
     const rules: Rule[] = [
       ...rule.allow.map((pattern): Rule => ({ type: 'allow', pattern })),
@@ -107,6 +113,7 @@ export function buildPolicy(config: ResolvedConfig): Policy {
     version,
     etag: `"${version}"`,
     matcher: compileRobotsTxt(parseRobotsTxt(text)),
+    signals: compileSignals(config),
     modeFor: (group) => (group === null ? config.guard.mode : (modes.get(group) ?? config.guard.mode)),
   }
 }

@@ -1,5 +1,7 @@
 import { USER_TRIGGERED_FETCHERS } from '../guard/exempt.ts'
-import type { ConfigContext, ConfigInput, ResolvedConfig, ResolvedRule, RobotsConfig, RuleConfig, SingleRuleConfig } from './types.ts'
+import { normalizeEncoding } from '../robots/index.ts'
+import { strictest, USAGE_CATEGORIES } from './content-usage.ts'
+import type { ConfigContext, ConfigInput, ContentUsage, ResolvedConfig, ResolvedRule, RobotsConfig, RuleConfig, SingleRuleConfig } from './types.ts'
 import { isBucketHost } from './host.ts'
 import { ConfigError, validateConfig, type ConfigIssue } from './validate.ts'
 
@@ -17,6 +19,7 @@ export const DEFAULTS = {
   forwardedHeaders: 'overwrite',
   previewHosts: ['*.workers.dev', '*.pages.dev'],
   env: 'production',
+  noindexDirectives: ['noindex'],
 } as const
 
 const list = <T>(v: T | readonly T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? [...(v as readonly T[])] : [v as T])
@@ -30,6 +33,33 @@ export function matchesHost(host: string, patterns: readonly string[]): boolean 
   })
 }
 
+type UsageLine = ResolvedRule['contentUsage'][number]
+
+/**
+ * A group's Content-Usage lines. The draft's line needs a path (attach-05
+ * §3), so the group-wide preferences are written for `/`. robots-edge
+ * deviation: a path's line repeats the group-wide categories it does not
+ * set, since the longest matching line alone decides (§3.1) and a path
+ * would otherwise lose them.
+ */
+function usageLines(usage: ContentUsage | undefined): UsageLine[] {
+  if (usage === undefined) return []
+  const { paths, ...wide } = usage
+  const lines: UsageLine[] = USAGE_CATEGORIES.some((key) => wide[key] !== undefined) ? [{ path: '/', preferences: wide }] : []
+  for (const [path, own] of Object.entries(paths ?? {})) lines.push({ path: normalizeEncoding(path), preferences: { ...wide, ...own } })
+  return lines
+}
+
+/** Lines for the same path from merged groups: the most restrictive statement wins (vocab-07 "Combining Preferences"; attach-05 §3.1). */
+function combineUsage(lines: readonly UsageLine[]): UsageLine[] {
+  const byPath = new Map<string, UsageLine>()
+  for (const line of lines) {
+    const seen = byPath.get(line.path)
+    byPath.set(line.path, seen === undefined ? line : { path: line.path, preferences: strictest(seen.preferences, line.preferences) })
+  }
+  return [...byPath.values()]
+}
+
 function resolveRule(rule: RuleConfig | SingleRuleConfig): ResolvedRule {
   // A token named twice in one group is written once (compared as crawlers do, ignoring case).
   const agents = list(rule.userAgent ?? '*').filter((ua, i, all) => all.findIndex((u) => u.toLowerCase() === ua.toLowerCase()) === i)
@@ -39,6 +69,7 @@ function resolveRule(rule: RuleConfig | SingleRuleConfig): ResolvedRule {
     disallow: list(rule.disallow),
     crawlDelay: rule.crawlDelay,
     contentSignal: rule.contentSignal,
+    contentUsage: usageLines(rule.contentUsage),
     comment: rule.comment,
     other: Object.entries(rule.other ?? {}).flatMap(([key, v]) => list(v).map((item): [string, string] => [key, String(item)])),
     guard: rule.guard,
@@ -69,6 +100,7 @@ function mergeDuplicates(rules: ResolvedRule[]): ResolvedRule[] {
       disallow: groups.flatMap((g) => g.disallow),
       crawlDelay: groups.find((g) => g.crawlDelay !== undefined)?.crawlDelay,
       contentSignal: groups.find((g) => g.contentSignal !== undefined)?.contentSignal,
+      contentUsage: combineUsage(groups.flatMap((g) => g.contentUsage)),
       comment: undefined,
       other: groups.flatMap((g) => g.other),
       guard: groups.find((g) => g.guard !== undefined)?.guard,
@@ -132,6 +164,16 @@ export function resolveConfig(input: ConfigInput, context: ConfigContext): { con
     cacheControl: c.cacheControl ?? DEFAULTS.cacheControl,
     hosts: c.hosts === undefined ? undefined : [...c.hosts],
     forwardedHeaders: c.forwardedHeaders ?? DEFAULTS.forwardedHeaders,
+    noindex: list(c.noindex).map((rule) => {
+      const agents = list(rule.userAgent).map((ua) => ua.toLowerCase())
+      return {
+        paths: list(rule.path).map(normalizeEncoding),
+        // `*` names every crawler, as leaving userAgent out does.
+        userAgent: agents.includes('*') ? [] : [...new Set(agents)],
+        directives: [...new Set(rule.directives ?? DEFAULTS.noindexDirectives)],
+      }
+    }),
+    noindexMeta: c.noindexMeta === true,
   }
   return { config, warnings }
 }

@@ -1,7 +1,8 @@
 import type { KnownToken } from '../bots/index.ts'
 import type { GuardMode } from '../events.ts'
+import type { UsagePreferences } from './content-usage.ts'
 
-export type { GuardMode }
+export type { GuardMode, UsagePreferences }
 
 /**
  * A robots.txt product token: letters, `-` and `_` (RFC 9309 §2.2.1), or `*`.
@@ -20,6 +21,75 @@ export interface ContentSignal {
 }
 
 /**
+ * IETF AI usage preferences (draft-ietf-aipref-attach-05, vocabulary
+ * draft-ietf-aipref-vocab-07) for the crawlers of one group: `true` allows a
+ * category of use (`y`), `false` disallows it (`n`), left out says nothing.
+ * Categories: `trainAi` (`train-ai`: training generative AI models) and
+ * `search` (`search`: search applications that link to the content).
+ *
+ * Written in robots.txt inside the group as `Content-Usage: <path> <prefs>`
+ * (attach-05 §3; the path is required there, so the group-wide preferences
+ * are written for `/`), and sent as a `Content-Usage: train-ai=n` response
+ * header (attach-05 §2) on the pages the Worker passes through, by the group
+ * that judges the request (the `*` group for people and for requests the
+ * guard does not judge).
+ *
+ * Unlike `contentSignal` (Cloudflare's Content Signals, one
+ * `Content-Signal:` line per group, robots.txt only, keys `search`,
+ * `ai-input`, `ai-train`), this is the IETF working group's vocabulary, can
+ * differ per path, and travels with each response as a header. Both may be
+ * set; crawlers read the one they know.
+ *
+ * @example
+ * contentUsage: { trainAi: false, search: true, paths: { '/blog/': { trainAi: true } } }
+ * // Content-Usage: / train-ai=n, search=y
+ * // Content-Usage: /blog/ train-ai=y, search=y
+ */
+export interface ContentUsage extends UsagePreferences {
+  /**
+   * Preferences for paths: RFC 9309 path patterns (`/` first; `*` and a
+   * final `$` as in allow and disallow). The longest pattern that matches a
+   * URL decides (attach-05 §3.1), so each path's line repeats the
+   * group-wide values it does not change: robots-edge deviation, a path
+   * inherits the group-wide preferences rather than starting from unknown.
+   * Default: none.
+   */
+  paths?: Readonly<Record<string, UsagePreferences>>
+}
+
+/** An `X-Robots-Tag` rule Google and others read: `noai` and `noimageai` are read by some AI crawlers only. */
+export type IndexingDirective = 'noindex' | 'nofollow' | 'noai' | 'noimageai'
+
+/**
+ * Keeps pages out of search indexes: `Disallow` stops crawling, not
+ * indexing (a disallowed URL can be indexed from links without its
+ * content). Sets `X-Robots-Tag` on the responses the Worker passes through
+ * for matching paths; the origin's own `X-Robots-Tag` is kept beside it.
+ * A crawler must be allowed to fetch the page to see it: `robots-edge lint`
+ * warns when a path is also disallowed.
+ *
+ * @example
+ * noindex: [
+ *   { path: ['/search', '/*?sort='] },
+ *   { path: '/drafts/', userAgent: 'Googlebot', directives: ['noindex', 'nofollow'] },
+ * ]
+ * // X-Robots-Tag: noindex                               (for /search?q=x)
+ * // X-Robots-Tag: googlebot: noindex, googlebot: nofollow  (for /drafts/a)
+ */
+export interface NoindexRule {
+  /** Path patterns, read as robots.txt reads them: a prefix starting with `/`, `*` for any run of characters, a final `$` for the end. */
+  path: string | readonly string[]
+  /**
+   * Only these crawlers, written `X-Robots-Tag: googlebot: noindex` as
+   * Google documents (a crawler reads the lines naming it and the lines
+   * naming no one). Default: every crawler (`X-Robots-Tag: noindex`).
+   */
+  userAgent?: UserAgent | readonly UserAgent[]
+  /** What to send. Default: `['noindex']`. */
+  directives?: readonly IndexingDirective[]
+}
+
+/**
  * One group of robots.txt. The first three fields are those of Next.js's
  * `MetadataRoute.Robots` rules, so such a rule pastes in unchanged.
  */
@@ -32,8 +102,10 @@ export interface RuleConfig {
   disallow?: string | readonly string[]
   /** Seconds between fetches, written as `Crawl-delay:` (Google ignores it; Bing and Yandex read it). Default: none. */
   crawlDelay?: number
-  /** Written as `Content-Signal: search=yes, ai-train=no`. Default: none. */
+  /** Written as `Content-Signal: search=yes, ai-train=no` (Cloudflare's Content Signals; see `ContentUsage` for how it differs). Default: none. */
   contentSignal?: ContentSignal
+  /** IETF AI usage preferences, as `Content-Usage:` lines and a `Content-Usage` response header (see `ContentUsage`). Default: none. */
+  contentUsage?: ContentUsage
   /** A comment written above the group. Default: none. */
   comment?: string
   /** Extra records for this group, e.g. `{ 'Clean-param': 'ref /articles/' }`. Default: none. */
@@ -130,6 +202,20 @@ export interface RobotsConfig {
   hosts?: readonly string[]
   /** Client-sent forwarding headers on the way to the origin (see `ForwardedHeaders`). Default: `'overwrite'`. */
   forwardedHeaders?: ForwardedHeaders
+  /**
+   * Paths kept out of search indexes with `X-Robots-Tag` (see
+   * `NoindexRule`). Staging and preview hosts (where robots.txt disallows
+   * everything) send `X-Robots-Tag: noindex` on every response whatever this
+   * says, unless `indexable: true`. Default: none.
+   */
+  noindex?: NoindexRule | readonly NoindexRule[]
+  /**
+   * Also write what `X-Robots-Tag` says into HTML responses, as
+   * `<meta name="robots" content="noindex">` (`name="googlebot"` for a rule
+   * naming Googlebot) at the start of `<head>`, for tools that read only the
+   * page. Default: false.
+   */
+  noindexMeta?: boolean
 }
 
 /** What a config function is called with: the request's host and the deployment's environment. */
@@ -157,6 +243,8 @@ export type ResolvedRule = DeepReadonly<{
   disallow: string[]
   crawlDelay: number | undefined
   contentSignal: ContentSignal | undefined
+  /** Content-Usage lines: the group-wide preferences under `/`, then each path's, merged with them; patterns percent-encoding-normalised. */
+  contentUsage: { path: string; preferences: UsagePreferences }[]
   comment: string | undefined
   other: [string, string][]
   guard: GuardMode | undefined
@@ -177,4 +265,7 @@ export type ResolvedConfig = DeepReadonly<{
   /** The config's `hosts`, canonical; undefined when not set. */
   hosts: string[] | undefined
   forwardedHeaders: ForwardedHeaders
+  /** Patterns percent-encoding-normalised, agents in lower case (none: every crawler), directives defaulted. */
+  noindex: { paths: string[]; userAgent: string[]; directives: IndexingDirective[] }[]
+  noindexMeta: boolean
 }>

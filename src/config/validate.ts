@@ -1,7 +1,8 @@
 import { registry, tools } from '../bots/index.ts'
 import { agentToken, describeCodePoint, findUnsafeCharacter, percentEncode, showValue, type UnsafeCharacter } from '../robots/index.ts'
 import { canonicalHost, isBucketHost } from './host.ts'
-import type { ContentSignal, GuardConfig, RobotsConfig, RuleConfig } from './types.ts'
+import type { ContentSignal, GuardConfig, NoindexRule, RobotsConfig, RuleConfig } from './types.ts'
+import { checkContentUsage, checkNoindex } from './validate-signals.ts'
 
 /** One problem in a config: where it is, what is wrong, and how to fix it. */
 export interface ConfigIssue {
@@ -26,17 +27,19 @@ export class ConfigError extends Error {
 
 // The keys each object may hold. `satisfies` plus the checks below keep the
 // lists and the hand-written types from drifting apart at compile time.
-const ROOT_KEYS = ['rules', 'sitemap', 'host', 'header', 'guard', 'cacheControl', 'indexable', 'previewHosts', 'forwardedHeaders', 'hosts'] as const satisfies readonly (keyof RobotsConfig)[]
-const RULE_KEYS = ['userAgent', 'allow', 'disallow', 'crawlDelay', 'contentSignal', 'comment', 'other', 'guard'] as const satisfies readonly (keyof RuleConfig)[]
+const ROOT_KEYS = ['rules', 'sitemap', 'host', 'header', 'guard', 'cacheControl', 'indexable', 'previewHosts', 'forwardedHeaders', 'hosts', 'noindex', 'noindexMeta'] as const satisfies readonly (keyof RobotsConfig)[]
+const RULE_KEYS = ['userAgent', 'allow', 'disallow', 'crawlDelay', 'contentSignal', 'contentUsage', 'comment', 'other', 'guard'] as const satisfies readonly (keyof RuleConfig)[]
 const GUARD_KEYS = ['mode', 'status', 'body', 'headers', 'spoofed', 'exempt'] as const satisfies readonly (keyof GuardConfig)[]
 const SIGNAL_KEYS = ['search', 'aiInput', 'aiTrain'] as const satisfies readonly (keyof ContentSignal)[]
+export const NOINDEX_KEYS = ['path', 'userAgent', 'directives'] as const satisfies readonly (keyof NoindexRule)[]
 type Exhaustive<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : Exclude<All, Listed>
 const exhaustive: [
   Exhaustive<(typeof ROOT_KEYS)[number], keyof RobotsConfig>,
   Exhaustive<(typeof RULE_KEYS)[number], keyof RuleConfig>,
   Exhaustive<(typeof GUARD_KEYS)[number], keyof GuardConfig>,
   Exhaustive<(typeof SIGNAL_KEYS)[number], keyof ContentSignal>,
-] = [true, true, true, true]
+  Exhaustive<(typeof NOINDEX_KEYS)[number], keyof NoindexRule>,
+] = [true, true, true, true, true]
 void exhaustive
 
 const MODES = ['off', 'log', 'block']
@@ -47,13 +50,13 @@ const RECORD_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/
 /** An HTTP field value this Worker can send: visible ASCII, space and tab (RFC 9110 §5.5). */
 const HEADER_VALUE = /^[\t\x20-\x7e]*$/
 
-type Issues = ConfigIssue[]
+export type Issues = ConfigIssue[]
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 /** A value in a message: quoted, with invisible, bidi and control characters escaped. */
-const show = (v: unknown): string => (typeof v === 'string' ? showValue(v) : String(v))
+export const show = (v: unknown): string => (typeof v === 'string' ? showValue(v) : String(v))
 
-function unknownKeys(value: Record<string, unknown>, allowed: readonly string[], path: string, out: Issues): void {
+export function unknownKeys(value: Record<string, unknown>, allowed: readonly string[], path: string, out: Issues): void {
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) {
       out.push({ path: path ? `${path}.${key}` : key, message: 'is not a known option.', fix: `Remove it, or use one of: ${allowed.join(', ')}.` })
@@ -62,10 +65,10 @@ function unknownKeys(value: Record<string, unknown>, allowed: readonly string[],
 }
 
 /** A list field may be one value or an array of them. */
-function list(value: unknown): unknown[] {
+export function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value]
 }
-function listPath(value: unknown, path: string, i: number): string {
+export function listPath(value: unknown, path: string, i: number): string {
   return Array.isArray(value) ? `${path}[${i}]` : path
 }
 
@@ -103,7 +106,7 @@ function checkCharacters(value: string, path: string, out: Issues, allow = '', e
 }
 
 /** A value written into robots.txt must not start a new line or a comment there. */
-function checkLineSafe(value: string, path: string, out: Issues, encodable = false): boolean {
+export function checkLineSafe(value: string, path: string, out: Issues, encodable = false): boolean {
   if (!checkCharacters(value, path, out, '', encodable)) return false
   if (value.includes('#')) {
     out.push({ path, message: `${show(value)} holds "#", which starts a comment in robots.txt: everything after it would be ignored.`, fix: 'Remove it (URL fragments are never sent to the server).' })
@@ -118,7 +121,7 @@ function checkComment(value: unknown, path: string, out: Issues): void {
   else checkCharacters(value, path, out, '\t\n\r')
 }
 
-function checkToken(value: unknown, path: string, out: Issues): void {
+export function checkToken(value: unknown, path: string, out: Issues): void {
   if (typeof value !== 'string') {
     out.push({ path, message: `${show(value)} is not a string.`, fix: 'Write a product token such as "Googlebot", or "*".' })
     return
@@ -136,7 +139,7 @@ function checkToken(value: unknown, path: string, out: Issues): void {
   }
 }
 
-function checkPattern(value: unknown, path: string, out: Issues): void {
+export function checkPattern(value: unknown, path: string, out: Issues): void {
   if (typeof value !== 'string') {
     out.push({ path, message: `${show(value)} is not a string.`, fix: 'Write a path pattern such as "/admin/".' })
     return
@@ -185,6 +188,7 @@ function checkRule(rule: unknown, path: string, out: Issues, single: boolean): v
       }
     }
   }
+  if (rule.contentUsage !== undefined) checkContentUsage(rule.contentUsage, `${path}.contentUsage`, out)
   if (rule.comment !== undefined) checkComment(rule.comment, `${path}.comment`, out)
   if (rule.other !== undefined) {
     if (!isObject(rule.other)) {
@@ -341,6 +345,7 @@ export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnin
     })
   }
   if (config.hosts !== undefined) checkHosts(config.hosts, errors)
+  checkNoindex(config, errors)
   return { errors, warnings }
 }
 

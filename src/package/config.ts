@@ -5,6 +5,7 @@
  */
 export { defineConfig, ConfigError, type Exactly, type StrictConfigFunction } from '../config/index.ts'
 export type {
-  ConfigContext, ConfigFunction, ConfigInput, ContentSignal, GuardConfig, GuardMode, RobotsConfig, RuleConfig, SingleRuleConfig, UserAgent,
+  ConfigContext, ConfigFunction, ConfigInput, ContentSignal, ContentUsage, GuardConfig, GuardMode, IndexingDirective, NoindexRule, RobotsConfig, RuleConfig,
+  SingleRuleConfig, UsagePreferences, UserAgent,
 } from '../config/index.ts'
 export { agents } from '../bots/index.ts'

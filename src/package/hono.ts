@@ -1,7 +1,8 @@
 /**
  * robots-edge for Hono apps: `robotsEdge(config, options?)` is the whole
- * of it as one middleware in front of the app's own routes; `robotsTxt()`
- * and `botGuard()` are its parts, sharing one `createPolicies(config)`.
+ * of it as one middleware in front of the app's own routes; `robotsTxt()`,
+ * `botGuard()` and `responseSignals()` (Content-Usage and X-Robots-Tag on
+ * the app's responses) are its parts, sharing one `createPolicies(config)`.
  *
  * @example
  * import { Hono } from 'hono'
@@ -18,6 +19,7 @@
  * // The parts: robots.txt and the guard, without storage or the report.
  * import { botGuard, createPolicies, robotsTxt } from 'robots-edge/hono'
  * const policies = createPolicies(config)
+ * app.use(responseSignals({ policies }))
  * app.use(robotsTxt({ policies }))
  * app.use(botGuard({ policies, record: (event) => console.log(event) }))
  */
@@ -26,6 +28,7 @@ import type { RobotsJudgment } from '../middleware/bot-guard.ts'
 export { robotsEdge, type AppEnv, type RecordFn, type RobotsEdgeMiddleware, type RobotsEdgeOptions, type ScheduledFn, type VerifyFn } from '../edge.ts'
 export { robotsTxt, type RobotsTxtOptions } from '../middleware/robots-txt.ts'
 export { botGuard, type BotGuardEnv, type BotGuardOptions, type RobotsJudgment } from '../middleware/bot-guard.ts'
+export { responseSignals, type ResponseSignalsOptions } from '../middleware/response-signals.ts'
 export { createPolicies, type Policies, type Policy } from '../config/index.ts'
 export type { RobotsEdgeEnv } from '../env.ts'
 

@@ -12,7 +12,7 @@ export const MAX_LINE_BYTES = 2083 * 8 - 1
 
 /** Keys that are not rules but are widely used; anything else is `unknown-key`. */
 const KNOWN_OTHER_KEYS = new Set([
-  'crawl-delay', 'content-signal', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex', 'nofollow',
+  'crawl-delay', 'content-signal', 'content-usage', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex', 'nofollow',
 ])
 
 interface MutableGroup {

@@ -48,12 +48,23 @@ export const MIXED: RobotsConfig = {
   ],
 }
 
+/** Content-Usage lines (IETF aipref) in every group, per path too: readers must skip them and read the rules as before. */
+export const CONTENT_USAGE: RobotsConfig = {
+  rules: [
+    { userAgent: '*', disallow: ['/private/', '/blog/drafts/'], contentUsage: { trainAi: false, search: true, paths: { '/blog/': { trainAi: true }, '/private/': { search: false } } } },
+    { userAgent: 'GPTBot', allow: '/blog/', disallow: '/', contentUsage: { trainAi: false } },
+    { userAgent: 'Googlebot', disallow: '/blog/drafts/', contentUsage: { paths: { '/news/': { search: true } } }, contentSignal: { search: true } },
+  ],
+  noindex: { path: '/search' },
+}
+
 export const CONFIGS: Readonly<Record<string, RobotsConfig>> = {
   'robots.config.ts': shipped as RobotsConfig,
   nested: NESTED,
   images: IMAGES,
   cycle: CYCLE,
   mixed: MIXED,
+  'content-usage': CONTENT_USAGE,
 }
 
 export function resolved(config: RobotsConfig): ResolvedConfig {

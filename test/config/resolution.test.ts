@@ -16,13 +16,15 @@ describe('defaults', () => {
       host: 'example.com',
       env: 'production',
       indexable: true,
-      rules: [{ userAgent: ['*'], allow: [], disallow: ['/x'], crawlDelay: undefined, contentSignal: undefined, comment: undefined, other: [], guard: undefined }],
+      rules: [{ userAgent: ['*'], allow: [], disallow: ['/x'], crawlDelay: undefined, contentSignal: undefined, contentUsage: [], comment: undefined, other: [], guard: undefined }],
       sitemap: [],
       robotsHost: undefined,
       header: undefined,
       guard: { mode: 'log', status: 403, body: DEFAULTS.guard.body, headers: {}, spoofed: 'judge', exempt: [...DEFAULTS.guard.exempt] },
       cacheControl: 'public, max-age=300',
       forwardedHeaders: 'overwrite',
+      noindex: [],
+      noindexMeta: false,
     })
   })
 

@@ -172,8 +172,8 @@ describe('crawl delay and Content-Signal', () => {
 describe('unknown keys (strict validation)', () => {
   it('rejects unknown keys at the root, in a rule and in guard', () => {
     expect(errorsOf({ rules: [{ userAgent: '*', disalow: '/x' }], sitemaps: [], guard: { mode: 'log', satus: 402 } })).toEqual([
-      { path: 'sitemaps', message: 'is not a known option.', fix: 'Remove it, or use one of: rules, sitemap, host, header, guard, cacheControl, indexable, previewHosts, forwardedHeaders, hosts.' },
-      { path: 'rules[0].disalow', message: 'is not a known option.', fix: 'Remove it, or use one of: userAgent, allow, disallow, crawlDelay, contentSignal, comment, other, guard.' },
+      { path: 'sitemaps', message: 'is not a known option.', fix: 'Remove it, or use one of: rules, sitemap, host, header, guard, cacheControl, indexable, previewHosts, forwardedHeaders, hosts, noindex, noindexMeta.' },
+      { path: 'rules[0].disalow', message: 'is not a known option.', fix: 'Remove it, or use one of: userAgent, allow, disallow, crawlDelay, contentSignal, contentUsage, comment, other, guard.' },
       { path: 'guard.satus', message: 'is not a known option.', fix: 'Remove it, or use one of: mode, status, body, headers, spoofed, exempt.' },
     ])
   })
@@ -234,9 +234,9 @@ describe('the same token in two groups (RFC 9309 §2.2.1: crawlers merge them)',
     const { config: resolved, warnings } = resolveConfig(config, PRODUCTION)
     expect(warnings).toHaveLength(1)
     expect(resolved.rules).toEqual([
-      { userAgent: ['GPTBot'], allow: ['/public/'], disallow: ['/'], crawlDelay: 5, contentSignal: undefined, comment: undefined, other: [], guard: 'block' },
-      { userAgent: ['CCBot'], allow: [], disallow: ['/'], crawlDelay: undefined, contentSignal: undefined, comment: undefined, other: [], guard: 'block' },
-      { userAgent: ['*'], allow: [], disallow: ['/admin/'], crawlDelay: undefined, contentSignal: undefined, comment: undefined, other: [], guard: undefined },
+      { userAgent: ['GPTBot'], allow: ['/public/'], disallow: ['/'], crawlDelay: 5, contentSignal: undefined, contentUsage: [], comment: undefined, other: [], guard: 'block' },
+      { userAgent: ['CCBot'], allow: [], disallow: ['/'], crawlDelay: undefined, contentSignal: undefined, contentUsage: [], comment: undefined, other: [], guard: 'block' },
+      { userAgent: ['*'], allow: [], disallow: ['/admin/'], crawlDelay: undefined, contentSignal: undefined, contentUsage: [], comment: undefined, other: [], guard: undefined },
     ])
   })
 

@@ -11,4 +11,12 @@ describe('a staging deployment', () => {
     expect(body.split('\n').filter((l) => l !== '' && !l.startsWith('#'))).toEqual(['User-agent: *', 'Disallow: /'])
     expect(body).not.toContain('Sitemap:')
   })
+
+  // Issue 14 §3: a disallow-all robots.txt keeps crawlers out, not linked URLs out of the index.
+  it('sends X-Robots-Tag: noindex on every response, robots.txt and pages alike', async () => {
+    for (const path of ['/robots.txt', '/', '/admin/x']) {
+      const res = await SELF.fetch(`https://example.com${path}`)
+      expect(res.headers.get('x-robots-tag'), path).toBe('noindex')
+    }
+  })
 })
