@@ -1,4 +1,4 @@
-import type { AgentCategory, AgentEntry, AgentPurpose } from '../types.ts'
+import type { AgentCategory, AgentEntry, AgentPurpose, ToolEntry } from '../types.ts'
 
 /**
  * The registry's entries are written with `agent()`, which derives what most
@@ -52,4 +52,20 @@ export function agent<const N extends Names, const F extends AgentFacts = {}>(
     ...facts,
   }
   return entry as DefinedAgent<N, F>
+}
+
+/**
+ * One generic client (tools.ts). `names` are its User-Agent product names,
+ * main one first; the main name lower-cased is its token unless `options`
+ * gives `token`. `operator` defaults to the main name (`aria2` is made by aria2).
+ * Two signatures so the token keeps its literal type (for `KnownToken`).
+ *
+ * @example
+ * tool('Wget', 'GNU Wget') // { token: 'wget', uaNames: ['Wget'], operator: 'GNU Wget' }
+ */
+export function tool<const N extends Names>(names: N, operator?: string, options?: { readonly generic?: true }): ToolEntry & { readonly token: Key<N> }
+export function tool<const T extends string>(names: Names, operator: string, options: { readonly token: T; readonly generic?: true }): ToolEntry & { readonly token: T }
+export function tool(names: Names, operator?: string, options?: { readonly token?: string; readonly generic?: true }): ToolEntry {
+  const uaNames: readonly string[] = typeof names === 'string' ? [names] : names
+  return { token: options?.token ?? uaNames[0]!.toLowerCase(), uaNames, operator: operator ?? uaNames[0]!, ...(options?.generic ? { generic: true } : {}) }
 }
