@@ -3,9 +3,8 @@ import type { AgentId } from '../registry.ts'
 /**
  * The operators' pages every registry entry's facts come from: each page, then
  * the agents it documents. The Worker never loads this file (it needs the
- * facts, not their sources); `agentDocs(id)` in robots-edge/bots, the tests
- * and `npm run registry:check` read it. Every agent has exactly one page here
- * (test/bots/sources.test.ts).
+ * facts, not their sources); `agentDocs(id)` in robots-edge/bots and the
+ * tests read it. Every agent has exactly one page here (test/bots/sources.test.ts).
  */
 export const agentSources: readonly (readonly [url: string, ids: readonly AgentId[]])[] = [
   ['https://developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers', [
