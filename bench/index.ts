@@ -1,3 +1,4 @@
+import { runBundleBench } from './bundle.ts'
 import { printIdentifyBench, runIdentifyBench } from './identify.ts'
 import { runPoliciesBench } from './policies.ts'
 import { runRobotsBench } from './robots.ts'
@@ -6,13 +7,15 @@ import { runWorkerBench } from './worker.ts'
 
 // `npm run bench` bundles this file with esbuild and runs the bundle, so the
 // numbers are those of bundled code, as the Worker ships it.
-// `npm run bench -- robots` runs the engine's part alone.
+// `npm run bench -- robots` runs the engine's part alone, `-- bundle` the
+// Worker bundle's size alone.
 const only = process.argv[2]
 console.log(`robots-edge benchmarks, node ${process.version}, ${new Date().toISOString()}`)
 // A missed goal fails the run, after every part has printed its numbers.
 const failed: string[] = []
-if (!runRobotsBench()) failed.push('robots')
-if (only !== 'robots') {
+if (only !== 'robots' && !runBundleBench().pass) failed.push('bundle')
+if (only !== 'bundle' && !runRobotsBench()) failed.push('robots')
+if (only !== 'robots' && only !== 'bundle') {
   if (!runPoliciesBench()) failed.push('policies')
   console.log('\n## identifyAgent vs isbot (same headers, same run)\n')
   const identify = await runIdentifyBench()

@@ -57,7 +57,7 @@ export function nameOfPattern(pattern: string): string | undefined {
 export function knownNames(): ReadonlySet<string> {
   const names = new Set<string>()
   for (const entry of registry) {
-    for (const name of [...entry.tokens, ...entry.uaNames, ...('weakUaNames' in entry ? entry.weakUaNames : []), ...('uaNamePrefixes' in entry ? entry.uaNamePrefixes : [])]) {
+    for (const name of [...entry.tokens, ...entry.uaNames, ...(entry.weakUaNames ?? []), ...(entry.uaNamePrefixes ?? [])]) {
       names.add(name.toLowerCase())
     }
   }

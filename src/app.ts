@@ -1,4 +1,6 @@
-import { Hono } from 'hono'
+// hono/tiny: the same Hono with its smallest router (PatternRouter), about
+// 2.4 KiB gzip less than the default preset; the routes here are few and fixed.
+import { Hono } from 'hono/tiny'
 import type { ConfigInput, Policies } from './config/index.ts'
 import { assembleEdge, createEdge, type AppEnv, type RecordFn, type VerifyFn } from './edge.ts'
 import type { RobotsEdgeEnv } from './env.ts'

@@ -1,7 +1,7 @@
 /**
  * Shapes of the agent registry. The registry is data: every fact in it comes
- * from the page named in `docs`, so a reviewer can check an entry against its
- * source without reading any code.
+ * from the operator's page that `agentDocs(id)` names (src/bots/registry/sources.ts),
+ * so a reviewer can check an entry against its source without reading any code.
  */
 
 /** Cloudflare's verified-bot categories, so reports line up with Cloudflare's dashboards. */
@@ -108,6 +108,12 @@ export interface AgentEntry {
   readonly hasOwnUserAgent?: false
   /** Whether the operator says the agent applies robots.txt. */
   readonly obeysRobotsTxt: boolean
+  /**
+   * The operator documents it as fetching only when a person asks for a page
+   * (Google's user-triggered fetchers). With `obeysRobotsTxt: false`, the `*`
+   * group does not judge it by default (`guard.exempt`), as for AI assistants' fetchers.
+   */
+  readonly userTriggered?: true
   /** The operator says the agent skips the `*` group and reads only groups naming it (AdsBot). */
   readonly ignoresWildcardGroup?: true
   readonly verification?: AgentVerification
@@ -119,8 +125,6 @@ export interface AgentEntry {
    * request is checked as before. See src/bots/web-bot-auth.ts.
    */
   readonly signatureAgent?: string
-  /** The operator's documentation the facts come from. */
-  readonly docs: string
 }
 
 /**

@@ -17,12 +17,10 @@ import { registry, type AgentEntry } from '../bots/index.ts'
  * what a site owner wants to see.
  */
 
-const GOOGLE_USER_TRIGGERED = 'https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers'
-
 /** Whether the registry documents `entry` as a fetcher acting for one person, outside robots.txt. */
 export function isUserTriggeredFetcher(entry: AgentEntry): boolean {
   if (entry.obeysRobotsTxt) return false
-  return entry.category === 'AI Assistant' || entry.docs === GOOGLE_USER_TRIGGERED
+  return entry.category === 'AI Assistant' || entry.userTriggered === true
 }
 
 /**

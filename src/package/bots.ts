@@ -1,7 +1,8 @@
 /**
  * robots-edge/bots: who is asking. `identifyAgent(userAgent)` names the
  * crawler or tool a User-Agent header belongs to and the product tokens it
- * obeys; `registry` and `agents` are the typed data behind it.
+ * obeys; `registry` and `agents` are the typed data behind it, and
+ * `agentDocs(id)` the operator's page each entry's facts come from.
  *
  * @example
  * import { identifyAgent } from 'robots-edge/bots'
@@ -9,3 +10,5 @@
  * // ['googlebot']
  */
 export * from '../bots/index.ts'
+// Here and not in ../bots/index.ts, which the Worker imports: the Worker needs no documentation URLs.
+export { agentDocs } from '../bots/registry/sources.ts'

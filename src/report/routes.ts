@@ -4,7 +4,9 @@
  * all behind the admin token. The dashboard's scripts and the chart library
  * are static assets (public/_robots/static/), never part of this bundle.
  */
-import { Hono, type Context } from 'hono'
+import type { Context } from 'hono'
+// hono/tiny: the same Hono with its smallest router; see src/app.ts.
+import { Hono } from 'hono/tiny'
 import type { AppEnv } from '../app.ts'
 import { registry } from '../bots/index.ts'
 import type { VerificationCoverage } from '../guard/coverage.ts'
@@ -244,13 +246,21 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
     await next()
     for (const [name, value] of Object.entries(ADMIN_HEADERS)) c.res.headers.set(name, value)
   })
-  app.get(REPORT_BASE, (c) => c.redirect(`${REPORT_BASE}/`, 308))
+  // hono/tiny's router also matches a route's path with one "/" more: the
+  // redirect and the routes below answer their exact paths only, as before.
+  app.get(REPORT_BASE, (c, next) => (c.req.path === REPORT_BASE ? c.redirect(`${REPORT_BASE}/`, 308) : next()))
   app.use(`${REPORT_BASE}/*`, adminAuth({
     token: (c) => token(c),
     onUnauthorized: (c) => c.req.path.startsWith(`${api}/`)
       ? c.json({ error: 'unauthorized: send Authorization: Bearer <ROBOTS_ADMIN_TOKEN>' }, 401)
       : c.text('401 Unauthorized: this page needs the robots-edge admin token. Sign in with any user name and the token as the password.\n', 401),
   }))
+
+  const notFound = (c: Context<AppEnv>) => c.json({ error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv, /api/agents/:agent/requests and /api/verification` }, 404)
+  app.use(`${REPORT_BASE}/*`, async function exactPaths(c, next) {
+    if (c.req.path.endsWith('/') && c.req.path !== `${REPORT_BASE}/`) return notFound(c)
+    await next()
+  })
 
   app.get(`${REPORT_BASE}/`, (c) => {
     const url = new URL(c.req.url)
@@ -323,7 +333,7 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
   })
   const coverage = options.coverage
   if (coverage) app.get(`${api}/verification`, async (c) => c.json(await coverage(c)))
-  app.all(`${REPORT_BASE}/*`, (c) => c.json({ error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv, /api/agents/:agent/requests and /api/verification` }, 404))
+  app.all(`${REPORT_BASE}/*`, notFound)
 }
 
 /**

@@ -89,7 +89,7 @@ describe('agents and tools issue 8 names', () => {
 })
 
 describe('self-named bots (registry/names.ts)', () => {
-  const taken = new Set([...registry.flatMap((e) => [...e.uaNames, ...('weakUaNames' in e ? e.weakUaNames : [])]), ...tools.flatMap((t) => t.uaNames)].map((n) => n.toLowerCase()))
+  const taken = new Set([...registry.flatMap((e) => [...e.uaNames, ...(e.weakUaNames ?? [])]), ...tools.flatMap((t) => t.uaNames)].map((n) => n.toLowerCase()))
 
   // A name is in one list only: the registry's documented agents win.
   it('holds names the registry and the tools do not', () => {

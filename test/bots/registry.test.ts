@@ -81,10 +81,6 @@ describe('registry integrity', () => {
     for (const tool of tools) for (const name of tool.uaNames) claim(name, `tool ${tool.token}`)
   })
 
-  it('cites the operator documentation of every entry', () => {
-    for (const entry of entries) expect(entry.docs).toMatch(/^https?:\/\/[^\s]+$/)
-  })
-
   it('describes verification data well', () => {
     for (const entry of entries) {
       for (const suffix of entry.verification?.reverseDns ?? []) expect(suffix).toMatch(/^\.[a-z0-9.-]+[a-z]$/)

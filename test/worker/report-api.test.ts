@@ -264,6 +264,17 @@ describe('the dashboard', () => {
     expect(res.headers.get('location')).toBe('/_robots/')
   })
 
+  // Each route answers its own path only: one "/" more is a 404 (a loose router must not turn it into the route).
+  it('answers exact paths: one trailing slash more is a 404, and /_robots/ is not redirected', async () => {
+    expect((await get('/_robots/', BEARER)).status).toBe(200)
+    for (const path of ['/report/', '/report.csv/', '/agents/gptbot/requests/', '/report/analytics-engine/']) {
+      const res = await api(path)
+      expect(res.status, path).toBe(404)
+      expect(((await res.json()) as { error: string }).error).toMatch(/^not found/)
+    }
+    expect((await get('/_robots/api/report/')).status).toBe(401)
+  })
+
   it('serves a shell that loads its script and the chart library from static assets, with no inline script', async () => {
     const res = await get('/_robots/', BEARER)
     expect(res.headers.get('content-type')).toMatch(/^text\/html/)

@@ -1,9 +1,5 @@
 import type { AgentEntry } from '../types.ts'
-import { AI_ROBOTS } from './ai-data.ts'
-
-const SPECIAL = 'https://developers.google.com/crawling/docs/crawlers-fetchers/google-special-case-crawlers'
-const FETCHERS = 'https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers'
-const RETIRED = 'https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers'
+import { agent } from './define.ts'
 
 /**
  * Google's AI agents and assistants' fetchers, its other ads crawlers, and
@@ -12,22 +8,22 @@ const RETIRED = 'https://developers.google.com/search/docs/crawling-indexing/ove
  * practice).
  */
 export const googleFetchers = [
-  { id: 'gemini-deep-research', tokens: ['gemini-deep-research'], uaNames: ['Gemini-Deep-Research'], operator: 'Google', category: 'AI Assistant', purpose: 'agent', obeysRobotsTxt: true, docs: AI_ROBOTS },
-  { id: 'googleagent-mariner', tokens: ['googleagent-mariner'], uaNames: ['GoogleAgent-Mariner'], operator: 'Google', category: 'AI Assistant', purpose: 'agent', obeysRobotsTxt: true, docs: AI_ROBOTS },
-  { id: 'googleagent-urlcontext', tokens: ['googleagent-urlcontext'], uaNames: ['GoogleAgent-URLContext'], operator: 'Google', category: 'AI Assistant', purpose: 'user-fetch', obeysRobotsTxt: true, docs: 'https://ai.google.dev/gemini-api/docs/url-context' },
-  { id: 'google-firebase', tokens: ['google-firebase'], uaNames: ['Google-Firebase'], operator: 'Google', category: 'AI Assistant', purpose: 'user-fetch', obeysRobotsTxt: true, docs: AI_ROBOTS },
-  { id: 'google-gemini-cli', tokens: ['google-gemini-cli'], uaNames: ['Google-Gemini-CLI', 'GeminiCLI'], operator: 'Google', category: 'AI Assistant', purpose: 'agent', obeysRobotsTxt: true, docs: 'https://github.com/google-gemini/gemini-cli' },
+  agent('Gemini-Deep-Research', 'Google', 'AI Assistant', 'agent'),
+  agent('GoogleAgent-Mariner', 'Google', 'AI Assistant', 'agent'),
+  agent('GoogleAgent-URLContext', 'Google', 'AI Assistant', 'user-fetch'),
+  agent('Google-Firebase', 'Google', 'AI Assistant', 'user-fetch'),
+  agent(['Google-Gemini-CLI', 'GeminiCLI'], 'Google', 'AI Assistant', 'agent'),
 
   // Special-case crawlers read only the groups naming them.
-  { id: 'adsbot-google-mobile-apps', tokens: ['adsbot-google-mobile-apps'], uaNames: ['AdsBot-Google-Mobile-Apps'], operator: 'Google', category: 'Advertising & Marketing', purpose: 'analysis', obeysRobotsTxt: true, ignoresWildcardGroup: true, docs: SPECIAL },
-  { id: 'google-display-ads-bot', tokens: ['google-display-ads-bot'], uaNames: ['Google-Display-Ads-Bot'], operator: 'Google', category: 'Advertising & Marketing', purpose: 'analysis', obeysRobotsTxt: true, ignoresWildcardGroup: true, docs: SPECIAL },
+  agent('AdsBot-Google-Mobile-Apps', 'Google', 'Advertising & Marketing', 'analysis', { ignoresWildcardGroup: true }),
+  agent('Google-Display-Ads-Bot', 'Google', 'Advertising & Marketing', 'analysis', { ignoresWildcardGroup: true }),
 
   // User-triggered fetchers and retired names.
-  { id: 'google-favicon', tokens: ['google-favicon'], uaNames: ['Google Favicon'], operator: 'Google', category: 'Page Preview', purpose: 'user-fetch', obeysRobotsTxt: false, docs: FETCHERS },
-  { id: 'googleimageproxy', tokens: ['googleimageproxy'], uaNames: ['GoogleImageProxy'], operator: 'Google (Gmail)', category: 'Page Preview', purpose: 'user-fetch', obeysRobotsTxt: false, docs: FETCHERS },
-  { id: 'google-pagerenderer', tokens: ['google-pagerenderer'], uaNames: ['Google-PageRenderer'], operator: 'Google', category: 'Page Preview', purpose: 'user-fetch', obeysRobotsTxt: false, docs: FETCHERS },
-  { id: 'google-web-preview', tokens: ['google-web-preview'], uaNames: ['Google Web Preview'], operator: 'Google', category: 'Page Preview', purpose: 'user-fetch', obeysRobotsTxt: true, docs: RETIRED },
-  { id: 'googleweblight', tokens: ['googleweblight'], uaNames: ['googleweblight'], operator: 'Google', category: 'Other', purpose: 'user-fetch', obeysRobotsTxt: false, docs: RETIRED },
-  { id: 'duplexweb-google', tokens: ['duplexweb-google'], uaNames: ['DuplexWeb-Google'], operator: 'Google', category: 'AI Assistant', purpose: 'agent', obeysRobotsTxt: true, docs: RETIRED },
-  { id: 'google-structured-data-testing-tool', tokens: ['google-structured-data-testing-tool'], uaNames: ['Google-Structured-Data-Testing-Tool'], operator: 'Google', category: 'Search Engine Optimization', purpose: 'user-fetch', obeysRobotsTxt: false, docs: RETIRED },
+  agent('Google Favicon', 'Google', 'Page Preview', 'user-fetch', { id: 'google-favicon', tokens: ['google-favicon'], obeysRobotsTxt: false, userTriggered: true }),
+  agent('GoogleImageProxy', 'Google (Gmail)', 'Page Preview', 'user-fetch', { obeysRobotsTxt: false, userTriggered: true }),
+  agent('Google-PageRenderer', 'Google', 'Page Preview', 'user-fetch', { obeysRobotsTxt: false, userTriggered: true }),
+  agent('Google Web Preview', 'Google', 'Page Preview', 'user-fetch', { id: 'google-web-preview', tokens: ['google-web-preview'] }),
+  agent('googleweblight', 'Google', 'Other', 'user-fetch', { obeysRobotsTxt: false }),
+  agent('DuplexWeb-Google', 'Google', 'AI Assistant', 'agent'),
+  agent('Google-Structured-Data-Testing-Tool', 'Google', 'Search Engine Optimization', 'user-fetch', { obeysRobotsTxt: false }),
 ] as const satisfies readonly AgentEntry[]

@@ -1,8 +1,5 @@
 import type { AgentEntry } from '../types.ts'
-
-const COMMON = 'https://developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers'
-const SPECIAL = 'https://developers.google.com/crawling/docs/crawlers-fetchers/google-special-case-crawlers'
-const FETCHERS = 'https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers'
+import { agent } from './define.ts'
 
 // Google's IP lists, per class of client, as "Verify requests from Google
 // crawlers and fetchers" (https://developers.google.com/crawling/docs/crawlers-fetchers/verifying-googlebot)
@@ -34,42 +31,42 @@ const userTriggered = {
 /** Google's common crawlers, special-case crawlers and user-triggered fetchers. */
 export const google = [
   // Common crawlers: "always obey robots.txt rules when crawling automatically".
-  { id: 'googlebot', tokens: ['googlebot'], uaNames: ['Googlebot'], operator: 'Google', category: 'Search Engine Crawler', purpose: 'search', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
-  { id: 'googlebot-image', tokens: ['googlebot-image', 'googlebot'], uaNames: ['Googlebot-Image'], operator: 'Google', category: 'Search Engine Crawler', purpose: 'search', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
+  agent('Googlebot', 'Google', 'Search Engine Crawler', 'search', { verification: commonCrawlers }),
+  agent('Googlebot-Image', 'Google', 'Search Engine Crawler', 'search', { tokens: ['googlebot-image', 'googlebot'], verification: commonCrawlers }),
   // Google crawls news with the Googlebot strings today; the historic name is kept
   // so a header that still says Googlebot-News maps to the token it obeys.
-  { id: 'googlebot-news', tokens: ['googlebot-news', 'googlebot'], uaNames: ['Googlebot-News'], operator: 'Google', category: 'Search Engine Crawler', purpose: 'search', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
-  { id: 'googlebot-video', tokens: ['googlebot-video', 'googlebot'], uaNames: ['Googlebot-Video'], operator: 'Google', category: 'Search Engine Crawler', purpose: 'search', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
-  { id: 'storebot-google', tokens: ['storebot-google'], uaNames: ['Storebot-Google'], operator: 'Google', category: 'Search Engine Crawler', purpose: 'search', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
-  { id: 'google-inspectiontool', tokens: ['google-inspectiontool', 'googlebot'], uaNames: ['Google-InspectionTool'], operator: 'Google', category: 'Search Engine Optimization', purpose: 'analysis', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
-  { id: 'googleother', tokens: ['googleother'], uaNames: ['GoogleOther'], operator: 'Google', category: 'Other', purpose: 'analysis', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
-  { id: 'googleother-image', tokens: ['googleother-image', 'googleother'], uaNames: ['GoogleOther-Image'], operator: 'Google', category: 'Other', purpose: 'analysis', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
-  { id: 'googleother-video', tokens: ['googleother-video', 'googleother'], uaNames: ['GoogleOther-Video'], operator: 'Google', category: 'Other', purpose: 'analysis', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
-  { id: 'google-cloudvertexbot', tokens: ['google-cloudvertexbot'], uaNames: ['Google-CloudVertexBot', 'CloudVertexBot'], operator: 'Google', category: 'AI Search', purpose: 'search', obeysRobotsTxt: true, verification: commonCrawlers, docs: COMMON },
+  agent('Googlebot-News', 'Google', 'Search Engine Crawler', 'search', { tokens: ['googlebot-news', 'googlebot'], verification: commonCrawlers }),
+  agent('Googlebot-Video', 'Google', 'Search Engine Crawler', 'search', { tokens: ['googlebot-video', 'googlebot'], verification: commonCrawlers }),
+  agent('Storebot-Google', 'Google', 'Search Engine Crawler', 'search', { verification: commonCrawlers }),
+  agent('Google-InspectionTool', 'Google', 'Search Engine Optimization', 'analysis', { tokens: ['google-inspectiontool', 'googlebot'], verification: commonCrawlers }),
+  agent('GoogleOther', 'Google', 'Other', 'analysis', { verification: commonCrawlers }),
+  agent('GoogleOther-Image', 'Google', 'Other', 'analysis', { tokens: ['googleother-image', 'googleother'], verification: commonCrawlers }),
+  agent('GoogleOther-Video', 'Google', 'Other', 'analysis', { tokens: ['googleother-video', 'googleother'], verification: commonCrawlers }),
+  agent(['Google-CloudVertexBot', 'CloudVertexBot'], 'Google', 'AI Search', 'search', { verification: commonCrawlers }),
   // Control-only: it governs whether content Googlebot already fetched may train Gemini.
-  { id: 'google-extended', tokens: ['google-extended'], uaNames: [], operator: 'Google', category: 'AI Crawler', purpose: 'training', hasOwnUserAgent: false, obeysRobotsTxt: true, docs: COMMON },
+  agent('google-extended', 'Google', 'AI Crawler', 'training', { hasOwnUserAgent: false }),
 
   // Special-case crawlers: each reads only the groups naming it ("the global user agent (*) is ignored").
-  { id: 'apis-google', tokens: ['apis-google'], uaNames: ['APIs-Google'], operator: 'Google', category: 'Webhooks', purpose: 'service', obeysRobotsTxt: true, ignoresWildcardGroup: true, verification: specialCrawlers, docs: SPECIAL },
-  { id: 'adsbot-google-mobile', tokens: ['adsbot-google-mobile'], uaNames: ['AdsBot-Google-Mobile'], operator: 'Google', category: 'Advertising & Marketing', purpose: 'analysis', obeysRobotsTxt: true, ignoresWildcardGroup: true, verification: specialCrawlers, docs: SPECIAL },
-  { id: 'adsbot-google', tokens: ['adsbot-google'], uaNames: ['AdsBot-Google'], operator: 'Google', category: 'Advertising & Marketing', purpose: 'analysis', obeysRobotsTxt: true, ignoresWildcardGroup: true, verification: specialCrawlers, docs: SPECIAL },
-  { id: 'mediapartners-google', tokens: ['mediapartners-google'], uaNames: ['Mediapartners-Google'], operator: 'Google', category: 'Advertising & Marketing', purpose: 'analysis', obeysRobotsTxt: true, ignoresWildcardGroup: true, verification: specialCrawlers, docs: SPECIAL },
+  agent('APIs-Google', 'Google', 'Webhooks', 'service', { ignoresWildcardGroup: true, verification: specialCrawlers }),
+  agent('AdsBot-Google-Mobile', 'Google', 'Advertising & Marketing', 'analysis', { ignoresWildcardGroup: true, verification: specialCrawlers }),
+  agent('AdsBot-Google', 'Google', 'Advertising & Marketing', 'analysis', { ignoresWildcardGroup: true, verification: specialCrawlers }),
+  agent('Mediapartners-Google', 'Google', 'Advertising & Marketing', 'analysis', { ignoresWildcardGroup: true, verification: specialCrawlers }),
   // Google says Google-Safety ignores robots.txt (it looks for abuse and malware).
-  { id: 'google-safety', tokens: ['google-safety'], uaNames: ['Google-Safety'], operator: 'Google', category: 'Security', purpose: 'analysis', obeysRobotsTxt: false, verification: specialCrawlers, docs: SPECIAL },
+  agent('Google-Safety', 'Google', 'Security', 'analysis', { obeysRobotsTxt: false, verification: specialCrawlers }),
 
   // User-triggered fetchers: "because the fetch was requested by a user, these fetchers generally ignore robots.txt rules".
-  { id: 'feedfetcher-google', tokens: ['feedfetcher-google'], uaNames: ['FeedFetcher-Google'], operator: 'Google', category: 'Feed Fetcher', purpose: 'service', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
-  { id: 'google-read-aloud', tokens: ['google-read-aloud'], uaNames: ['Google-Read-Aloud'], operator: 'Google', category: 'Accessibility', purpose: 'user-fetch', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
-  { id: 'google-site-verification', tokens: ['google-site-verification'], uaNames: ['Google-Site-Verification'], operator: 'Google', category: 'Other', purpose: 'service', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
-  { id: 'googleproducer', tokens: ['googleproducer'], uaNames: ['GoogleProducer'], operator: 'Google', category: 'Aggregator', purpose: 'service', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
-  { id: 'google-cws', tokens: ['google-cws'], uaNames: ['Google-CWS'], operator: 'Google', category: 'Other', purpose: 'user-fetch', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
-  { id: 'google-notebooklm', tokens: ['google-notebooklm'], uaNames: ['Google-NotebookLM', 'NotebookLM'], operator: 'Google', category: 'AI Assistant', purpose: 'user-fetch', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
-  { id: 'google-gemininotebook', tokens: ['google-gemininotebook'], uaNames: ['Google-GeminiNotebook'], operator: 'Google', category: 'AI Assistant', purpose: 'user-fetch', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
+  agent('FeedFetcher-Google', 'Google', 'Feed Fetcher', 'service', { obeysRobotsTxt: false, userTriggered: true, verification: userTriggered }),
+  agent('Google-Read-Aloud', 'Google', 'Accessibility', 'user-fetch', { obeysRobotsTxt: false, userTriggered: true, verification: userTriggered }),
+  agent('Google-Site-Verification', 'Google', 'Other', 'service', { obeysRobotsTxt: false, userTriggered: true, verification: userTriggered }),
+  agent('GoogleProducer', 'Google', 'Aggregator', 'service', { obeysRobotsTxt: false, userTriggered: true, verification: userTriggered }),
+  agent('Google-CWS', 'Google', 'Other', 'user-fetch', { obeysRobotsTxt: false, userTriggered: true, verification: userTriggered }),
+  agent(['Google-NotebookLM', 'NotebookLM'], 'Google', 'AI Assistant', 'user-fetch', { obeysRobotsTxt: false, userTriggered: true, verification: userTriggered }),
+  agent('Google-GeminiNotebook', 'Google', 'AI Assistant', 'user-fetch', { obeysRobotsTxt: false, userTriggered: true, verification: userTriggered }),
   // Signs with `Signature-Agent: g="https://agent.bot.goog"` (developers.google.com/crawling/docs/crawlers-fetchers/allow-google-agent).
-  { id: 'google-agent', tokens: ['google-agent'], uaNames: ['Google-Agent'], operator: 'Google', category: 'AI Assistant', purpose: 'agent', obeysRobotsTxt: false, verification: userTriggered, signatureAgent: 'https://agent.bot.goog', docs: FETCHERS },
-  { id: 'google-pinpoint', tokens: ['google-pinpoint'], uaNames: ['Google-Pinpoint'], operator: 'Google', category: 'Other', purpose: 'user-fetch', obeysRobotsTxt: false, verification: userTriggered, docs: FETCHERS },
+  agent('Google-Agent', 'Google', 'AI Assistant', 'agent', { obeysRobotsTxt: false, userTriggered: true, verification: userTriggered, signatureAgent: 'https://agent.bot.goog' }),
+  agent('Google-Pinpoint', 'Google', 'Other', 'user-fetch', { obeysRobotsTxt: false, userTriggered: true, verification: userTriggered }),
   // Sheets' IMPORTXML/IMPORTHTML and Docs' link fetches run on a person's request.
-  { id: 'googledocs', tokens: ['googledocs'], uaNames: ['GoogleDocs'], operator: 'Google', category: 'Other', purpose: 'user-fetch', obeysRobotsTxt: false, docs: FETCHERS },
+  agent('GoogleDocs', 'Google', 'Other', 'user-fetch', { obeysRobotsTxt: false, userTriggered: true }),
   // PageSpeed Insights runs Lighthouse against one URL when a person asks for it.
-  { id: 'chrome-lighthouse', tokens: ['chrome-lighthouse'], uaNames: ['Chrome-Lighthouse'], operator: 'Google', category: 'Monitoring & Analytics', purpose: 'user-fetch', obeysRobotsTxt: false, docs: 'https://developers.google.com/speed/docs/insights/v5/about' },
+  agent('Chrome-Lighthouse', 'Google', 'Monitoring & Analytics', 'user-fetch', { obeysRobotsTxt: false }),
 ] as const satisfies readonly AgentEntry[]
