@@ -17,7 +17,6 @@ const UA = {
   browser: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
 }
 /** The Worker bundle budget (README, `npm run build`). */
-const BUDGET = 64 * 1024
 
 interface Consumer {
   readonly name: 'worker-app' | 'hono-app'
@@ -90,9 +89,12 @@ describe.each(['worker-app', 'hono-app'] as const)('%s, installed from the tarba
     expect(tables).toEqual(expect.arrayContaining(['events', 'counts_hourly', 'counts_daily', 'robots_versions', 'robots_fetches', 'ledger_losses']))
   })
 
-  it('bundles within the Worker budget', () => {
+  // The consumer's bundle is reported here; the budget is measured on the template by `npm run bench` (bench/bundle.ts).
+  it('bundles without what stays out of a Worker: the chart library, the operators\' pages, the CLI', () => {
     console.log(`${name}: Worker bundle ${(consumer().gzipBytes / 1024).toFixed(1)} KiB gzip (minified, as deployed)`)
-    expect(consumer().gzipBytes).toBeLessThanOrEqual(BUDGET)
+    expect(consumer().script).not.toContain('uPlot.paths')
+    expect(consumer().script).not.toContain('platform.openai.com/docs/bots')
+    expect(consumer().script).not.toContain('lint --fix')
   })
 
   it('serves /robots.txt from the app\'s own config', async () => {
