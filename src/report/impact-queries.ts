@@ -8,7 +8,7 @@
 import { contentHash } from '../config/hash.ts'
 import { compileRobotsTxt, type RobotsMatcher } from '../robots/index.ts'
 import { SHAPE_CAP } from '../storage/rollups.ts'
-import { replayImpact, type ImpactAgentInfo, type ImpactShape, type JudgedBy, type ReplayResult } from './impact.ts'
+import { describeEstimate, replayImpact, type EstimateFacts, type ImpactAgentInfo, type ImpactShape, type JudgedBy, type ReplayResult } from './impact.ts'
 
 const DAY = 86_400_000
 /** Distinct shapes one replay reads, most requested first; the rest are counted as not replayed. */
@@ -42,17 +42,9 @@ export interface ImpactReport extends ReplayResult {
   readonly baseline: Baseline
   /** Per host: the version compared with (`before`, under `current`) and the candidate's. */
   readonly hosts: readonly { readonly host: string; readonly before: string | null; readonly after: string | null }[]
-  readonly estimate: {
+  readonly estimate: EstimateFacts & {
     /** True when every request in the range was judged again. */
     readonly exact: boolean
-    /** Requests beyond SHAPE_CAP distinct paths per agent, host and day (not replayed). */
-    readonly beyondCap: number
-    readonly shapeCap: number
-    /** Requests whose shapes were beyond `maxShapes` (not replayed). */
-    readonly beyondRead: number
-    readonly maxShapes: number
-    /** Shapes are kept from this time on (ms; 0: since the ledger began). */
-    readonly shapesSince: number
     readonly summary: string
   }
   /** D1's count of rows read by the replay's queries. */
@@ -77,19 +69,6 @@ const RECORDED_SQL = `SELECT v.host, v.hash, v.text FROM (SELECT value ->> 0 AS 
 const AGENTS_SQL = `SELECT agent_key AS agentKey, agent_id AS agentId, kind, operator, category FROM agents WHERE agent_key IN (SELECT value FROM json_each(?1))`
 
 interface ShapeRow { host: string; agentKey: string; version: string; path: string; tokens: string; requests: number }
-
-const count = (n: number) => n.toLocaleString('en-US')
-const pct = (part: number, whole: number) => `${((part / Math.max(1, whole)) * 100).toFixed(1)} %`
-
-/** What the replay covers, in one sentence. */
-export function describeEstimate(e: Omit<ImpactReport['estimate'], 'summary' | 'exact'>, requests: number, daysSince: number): string {
-  const parts: string[] = []
-  if (e.beyondCap > 0) parts.push(`${count(e.beyondCap)} requests (${pct(e.beyondCap, requests)}) were beyond ${count(e.shapeCap)} distinct paths per agent, host and day`)
-  if (e.beyondRead > 0) parts.push(`${count(e.beyondRead)} requests (${pct(e.beyondRead, requests)}) were in the least requested shapes, beyond the ${count(e.maxShapes)} one replay reads`)
-  const late = e.shapesSince > daysSince ? `request shapes are kept from ${new Date(e.shapesSince).toISOString().slice(0, 16).replace('T', ' ')} UTC on, so earlier requests are not in it` : ''
-  if (parts.length === 0) return late === '' ? 'exact: every request in the range was judged again' : `exact from then on: ${late}`
-  return `an estimate: ${parts.join('; ')}, and were not judged again, so the counts of changed requests are lower bounds${late ? `; ${late}` : ''}`
-}
 
 /**
  * Replays the ledger's request shapes over `filter` (whole UTC days)
