@@ -1,3 +1,4 @@
+import { agents } from '../bots/index.ts'
 import { USER_TRIGGERED_FETCHERS } from '../guard/exempt.ts'
 import type { ConfigContext, ConfigInput, ResolvedConfig, ResolvedRule, RobotsConfig, RuleConfig, SingleRuleConfig } from './types.ts'
 import { isBucketHost } from './host.ts'
@@ -16,6 +17,7 @@ export const DEFAULTS = {
   cacheControl: 'public, max-age=300',
   forwardedHeaders: 'overwrite',
   previewHosts: ['*.workers.dev', '*.pages.dev'],
+  protect: agents.searchEngines,
   env: 'production',
 } as const
 
@@ -132,6 +134,7 @@ export function resolveConfig(input: ConfigInput, context: ConfigContext): { con
     cacheControl: c.cacheControl ?? DEFAULTS.cacheControl,
     hosts: c.hosts === undefined ? undefined : [...c.hosts],
     forwardedHeaders: c.forwardedHeaders ?? DEFAULTS.forwardedHeaders,
+    protect: (c.protect ?? DEFAULTS.protect).map((token) => token.toLowerCase()),
   }
   return { config, warnings }
 }

@@ -130,6 +130,16 @@ export interface RobotsConfig {
   hosts?: readonly string[]
   /** Client-sent forwarding headers on the way to the origin (see `ForwardedHeaders`). Default: `'overwrite'`. */
   forwardedHeaders?: ForwardedHeaders
+  /**
+   * Agents the site must not shut out by accident, by product token (or
+   * `'*'` for every agent). `robots-edge impact` flags a change that would
+   * disallow a protected agent a path it crawled, and `impact --fail-on
+   * protected` (the default when `CI=true`) exits 1 on one. It changes
+   * nothing in robots.txt or the guard. Default: the search-engine crawlers
+   * of the registry (`agents.searchEngines`: Googlebot, Bingbot, ...);
+   * `[]` protects none.
+   */
+  protect?: readonly UserAgent[]
 }
 
 /** What a config function is called with: the request's host and the deployment's environment. */
@@ -177,4 +187,6 @@ export type ResolvedConfig = DeepReadonly<{
   /** The config's `hosts`, canonical; undefined when not set. */
   hosts: string[] | undefined
   forwardedHeaders: ForwardedHeaders
+  /** `protect`, lower case. */
+  protect: string[]
 }>

@@ -23,6 +23,7 @@ describe('defaults', () => {
       guard: { mode: 'log', status: 403, body: DEFAULTS.guard.body, headers: {}, spoofed: 'judge', exempt: [...DEFAULTS.guard.exempt] },
       cacheControl: 'public, max-age=300',
       forwardedHeaders: 'overwrite',
+      protect: [...DEFAULTS.protect],
     })
   })
 
