@@ -1,4 +1,4 @@
-import { agents, defineConfig } from './src/config/index.ts'
+import { agents, defineConfig } from 'robots-edge'
 
 // The crawler policy: served as /robots.txt and enforced on every request
 // by the same compiled rules. See the README for every option.
@@ -7,7 +7,9 @@ export default defineConfig({
   rules: [
     { userAgent: '*', allow: '/', disallow: ['/admin/', '/*.pdf$'], contentSignal: { search: true, aiTrain: false } },
     { userAgent: ['GPTBot', 'CCBot'], disallow: '/', guard: 'block' },
-    { userAgent: 'Googlebot', allow: '/private/press/', disallow: '/private/', crawlDelay: 2 },
+    // A named group does not inherit the `*` group (RFC 9309 §2.2.1): it repeats
+    // what Googlebot must keep out of too. Google ignores Crawl-delay.
+    { userAgent: 'Googlebot', allow: '/private/press/', disallow: ['/admin/', '/*.pdf$', '/private/'] },
     {
       comment: 'AI training crawlers (robots-edge preset agents.aiTraining)',
       userAgent: agents.aiTraining.filter((t) => t !== 'gptbot' && t !== 'ccbot'),

@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
 
 // Two kinds of tests (see STYLE.md): pure modules in plain Node, where the
@@ -7,30 +8,63 @@ import { defineConfig } from 'vitest/config'
 // The ledger's schema, applied to each test's D1 by test/worker/setup.ts.
 const migrations = await readD1Migrations('./migrations')
 
+// `robots-edge` (robots.config.ts imports it by name, as a consumer's does)
+// resolves to the package's TypeScript source here: package.json `exports`
+// maps this condition to src/; consumers get the built JavaScript.
+const SOURCE = 'robots-edge-source'
+const fromSource = { conditions: [SOURCE, ...defaultServerConditions] }
+const workersFromSource = { resolve: { conditions: [SOURCE] }, ssr: { resolve: { conditions: [SOURCE] } } }
+
 export default defineConfig({
   test: {
+    // robots.config.ts first: a bad config fails the run once, with its own message.
+    globalSetup: ['./test/setup/validate-config.ts'],
     projects: [
       {
+        resolve: fromSource,
+        ssr: { resolve: fromSource },
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/worker/**', 'test/worker-staging/**', 'test/e2e/**'],
+          exclude: ['test/worker/**', 'test/worker-staging/**', 'test/e2e/**', 'test/package/**'],
           environment: 'node',
         },
       },
       {
+        // The package as consumers get it: `npm pack`, installed into fresh
+        // apps in temporary folders, run in the Workers runtime. Packing,
+        // installing and bundling take a while, hence the long timeouts.
+        test: {
+          name: 'package',
+          include: ['test/package/**/*.test.ts'],
+          environment: 'node',
+          // One file at a time, after every other project has finished: each
+          // packs, installs, bundles or runs wrangler, which would starve the
+          // timed tests of the others on two cores.
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
+        },
+      },
+      {
+        resolve: fromSource,
+        ssr: { resolve: fromSource },
         // The built Worker (wrangler's dry-run bundle) served by Miniflare with
         // its static assets, driven in headless Chromium. Building and starting
         // take seconds, hence the long timeouts.
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // Finds or installs Chromium, and says which: the browser tests never skip.
+          globalSetup: ['./test/e2e/chromium.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },
       },
       {
+        ...workersFromSource,
         plugins: [
           cloudflareTest({
             main: './src/index.ts',
@@ -48,6 +82,7 @@ export default defineConfig({
       },
       {
         // The same Worker deployed as staging (`[env.staging]` sets ROBOTS_ENV).
+        ...workersFromSource,
         plugins: [
           cloudflareTest({
             main: './src/index.ts',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { rng } from './harness.ts'
 
 export const SHORT_ROBOTS = `User-agent: *
@@ -75,3 +76,55 @@ export function urls(count: number, seed = 11): string[] {
 }
 
 export const TOKENS = ['googlebot', 'bingbot', 'gptbot', 'claudebot', 'somebot', 'googlebot-image', 'ccbot', 'yandexbot']
+
+/** The real robots.txt files in bench/fixtures (see its README for their sources). The path works from bench/ and from the bundle in dist/. */
+export const REAL_FILES = ['amazon.com', 'spiegel.de', 'en.wikipedia.org', 'yandex.ru'] as const
+
+export function realFile(site: (typeof REAL_FILES)[number]): string {
+  return readFileSync(new URL(`../bench/fixtures/${site}.txt`, import.meta.url), 'utf8')
+}
+
+/** Crawlers asking a real file: its own groups' and others, as a site sees them. */
+export const REAL_TOKENS = ['googlebot', 'bingbot', 'gptbot', 'ccbot', 'yandex', 'semrushbot', 'ahrefsbot', 'examplebot']
+
+/**
+ * URLs on a real file's site: half of them near its own rules (each pattern
+ * with its wildcards filled in, and a path below it), half ordinary pages;
+ * shuffled deterministically, so neither engine sees long runs of one kind.
+ */
+export function realUrls(site: string, text: string, count = 2048, seed = 5): string[] {
+  const r = rng(seed)
+  const near: string[] = []
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*(?:dis)?allow\s*:\s*(\S+)/i.exec(line)
+    if (m === null) continue
+    const literal = m[1]!.replace(/\*/g, 'x').replace(/\$$/, '')
+    if (literal.startsWith('/')) near.push(literal, literal.endsWith('/') ? `${literal}page-1` : `${literal}/page-1`)
+  }
+  const out: string[] = []
+  for (let i = 0; i < count; i++) {
+    const path = i % 2 === 0 && near.length > 0
+      ? near[Math.floor(r() * near.length)]!
+      : `/${WORDS[Math.floor(r() * WORDS.length)]}/${Math.floor(r() * 100000)}-article.html${r() < 0.2 ? '?ref=home' : ''}`
+    out.push(`https://www.${site}${encodeURI(path).replace(/%25([0-9A-F]{2})/gi, '%$1')}`)
+  }
+  return out
+}
+
+/**
+ * About `targetBytes` of real robots.txt: the four files again and again,
+ * each copy with its own user-agent tokens (`googlebot` becomes
+ * `googlebot-c3`) and its own paths (`/wiki/` becomes `/c3/wiki/`), so that
+ * every group and every rule is distinct, as in a large site's file.
+ */
+export function realRobots(targetBytes: number): string {
+  const files = REAL_FILES.map(realFile)
+  let out = ''
+  for (let copy = 0; out.length < targetBytes; copy++) {
+    out += files[copy % files.length]!
+      .replace(/^(\s*user-agent\s*:\s*)([A-Za-z_-]+)/gim, (_, key: string, token: string) => `${key}${token}-c${copy}`)
+      .replace(/^(\s*(?:dis)?allow\s*:\s*)([/*])/gim, (_, key: string, head: string) => `${key}/c${copy}${head === '/' ? '/' : '/*'}`) + '\n'
+  }
+  // Whole lines, within the size crawlers must read (RFC 9309 §2.5).
+  return out.slice(0, out.lastIndexOf('\n', targetBytes) + 1)
+}

@@ -3,6 +3,7 @@ import type { AgentIdentity } from './bots/index.ts'
 import { cfOf, verifyClaim } from './bots/verify.ts'
 import { claimBySignature, verifySignedRequest } from './bots/web-bot-auth.ts'
 import type { Policy } from './config/index.ts'
+import { d1Of, kvOf, type RobotsEdgeEnv } from './env.ts'
 import type { JudgedRequest, SignatureEvidence, Verification } from './events.ts'
 import { verificationCoverage, type VerificationCoverage } from './guard/coverage.ts'
 import { createHostGate } from './storage/hosts.ts'
@@ -26,14 +27,14 @@ export interface Wiring {
   coverage(c: Context): Promise<VerificationCoverage>
   /** What the request's Web Bot Auth signature showed, once `verify` ran for it; `record` adds it to the event. */
   signatureOf(request: Request): SignatureEvidence | undefined
-  scheduled(env: Env, now?: number): Promise<void>
+  scheduled(env: RobotsEdgeEnv, now?: number): Promise<void>
   readonly recorder: () => Recorder | undefined
 }
 
-const envOf = (c: Context): Env => c.env as Env
+const envOf = (c: Context): RobotsEdgeEnv => c.env as RobotsEdgeEnv
 
 /** The Worker version serving this request, where wrangler.toml declares `[version_metadata]`. */
-function deploymentOf(env: Env): Deployment | undefined {
+function deploymentOf(env: RobotsEdgeEnv): Deployment | undefined {
   const metadata = (env as Partial<Env>).CF_VERSION_METADATA
   return metadata?.id ? { id: metadata.id, ...(metadata.tag ? { tag: metadata.tag } : {}) } : undefined
 }
@@ -48,13 +49,14 @@ export function createWiring(): Wiring {
 
   let analytics: AnalyticsEngineDataset | undefined
   // The bindings are the isolate's; each request hands them over again.
-  const recorderFor = (env: Env, policy: Policy): Recorder => {
-    db = env.DB
+  const recorderFor = (env: RobotsEdgeEnv, database: D1Database, policy: Policy): Recorder => {
+    db = database
     analytics = env.ROBOTS_AE
+    const kv = kvOf(env)
     recorder ??= createRecorder(() => db!, {
       // Without a `hosts` list, every host a request names could add rows: the ledger stores a bounded number.
       ...(policy.config.hosts === undefined ? { hosts: createHostGate() } : {}),
-      ...(env.ROBOTS_KV ? { stash: kvLossStash(env.ROBOTS_KV) } : {}),
+      ...(kv ? { stash: kvLossStash(kv) } : {}),
       // Analytics Engine points are written once D1 has classified the batch, with its classes.
       analytics: () => analytics,
     })
@@ -68,10 +70,11 @@ export function createWiring(): Wiring {
 
     async record(judged, c, policy) {
       const env = envOf(c)
-      if (!env?.DB) return
+      const database = d1Of(env)
+      if (!database) return
       const signature = signatures.get(c.req.raw)
       const event = signature === undefined ? judged : { ...judged, signature }
-      const r = recorderFor(env, policy)
+      const r = recorderFor(env, database, policy)
       // The report re-reads each version's text to judge rule changes; the history names the deployment.
       r.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time, deployment: deploymentOf(env) })
       r.record(event)
@@ -79,10 +82,10 @@ export function createWiring(): Wiring {
     },
 
     async verify(c, identity) {
-      const env = envOf(c)
+      const kv = kvOf(envOf(c))
       // Web Bot Auth: an unsigned request costs this one header lookup and goes on as before.
       if (c.req.raw.headers.has('signature')) {
-        const signed = await verifySignedRequest(c.req.raw, { resolveKey: keyDirectories.resolver(env?.ROBOTS_KV) })
+        const signed = await verifySignedRequest(c.req.raw, { resolveKey: keyDirectories.resolver(kv) })
         const decided = claimBySignature(identity.id, signed)
         if (signed.status !== 'unsigned') {
           const { status, directory } = signed
@@ -92,25 +95,29 @@ export function createWiring(): Wiring {
       }
       const cf = cfOf(c.req.raw)
       const ip = c.req.header('cf-connecting-ip') ?? null
-      const ranges = env?.ROBOTS_KV ? await loadIpRanges(env.ROBOTS_KV) : new Map()
+      const ranges = kv ? await loadIpRanges(kv) : new Map()
       return verifyClaim(identity.id, ip, cf, ranges)
     },
 
     async coverage(c) {
-      const env = envOf(c)
+      const kv = kvOf(envOf(c))
       // Reading first picks up a refresh that landed since the last request.
-      if (env?.ROBOTS_KV) await loadIpRanges(env.ROBOTS_KV)
+      if (kv) await loadIpRanges(kv)
       return verificationCoverage(loadIpRanges.snapshot(), Date.now())
     },
 
     async scheduled(env, now = Date.now()) {
+      // A Worker without one of the bindings has that feature off (said once, on the first request).
+      const kv = kvOf(env)
+      const database = d1Of(env)
+      const missing = (binding: string) => Promise.reject(new Error(`no ${binding} binding`))
       // Roll the hourly counters up first: pruning keeps hourly rows until they are.
-      const ledger = async () => ({ rollUp: await rollUpLedger(env.DB, { now }), ...(await pruneLedger(env.DB, { now })) })
+      const ledger = async (d: D1Database) => ({ rollUp: await rollUpLedger(d, { now }), ...(await pruneLedger(d, { now })) })
       const [refresh, prune, losses] = await Promise.allSettled([
-        refreshIpRanges(env.ROBOTS_KV),
-        ledger(),
+        kv ? refreshIpRanges(kv) : missing('ROBOTS_KV'),
+        database ? ledger(database) : missing('DB'),
         // Losses stashed in KV by isolates that stopped before D1 was back.
-        collectStashedLosses(env.ROBOTS_KV, env.DB, now),
+        kv && database ? collectStashedLosses(kv, database, now) : missing(kv ? 'DB' : 'ROBOTS_KV'),
         // This isolate's own backlog, should D1 have come back while no request came.
         recorder?.flush(),
       ])

@@ -7,7 +7,7 @@ import { report } from './report.ts'
 import { validate } from './validate.ts'
 
 /** Options every command may be given; each command lists those it reads. */
-export type OptionName = 'host' | 'env' | 'config' | 'json' | 'since' | 'until' | 'agent' | 'category' | 'url' | 'remote'
+export type OptionName = 'host' | 'env' | 'config' | 'json' | 'since' | 'until' | 'agent' | 'category' | 'url' | 'remote' | 'fix'
 
 export interface ParsedArgs {
   /** Arguments after the command name. */
@@ -15,7 +15,7 @@ export interface ParsedArgs {
   readonly values: {
     readonly host?: string | undefined; readonly env?: string | undefined; readonly config?: string | undefined; readonly json: boolean
     readonly since?: string | undefined; readonly until?: string | undefined; readonly agent?: string | undefined; readonly category?: string | undefined
-    readonly url?: string | undefined; readonly remote?: boolean | undefined
+    readonly url?: string | undefined; readonly remote?: boolean | undefined; readonly fix?: boolean | undefined
   }
 }
 
@@ -51,12 +51,12 @@ export const commands: Readonly<Record<string, Command>> = {
       check({ config: (await loadConfig(values.config)).input, agent, target, host: values.host, env: values.env, json: values.json }, io),
   },
   lint: {
-    usage: '[file]',
-    summary: 'lint the config and every file it renders, or any robots.txt file; exit 1 on an error',
+    usage: '[file] [--fix]',
+    summary: 'lint the config and every file it renders, or any robots.txt file, for every reader; exit 1 on an error',
     positionals: [0, 1],
-    options: ['config', 'json'],
+    options: ['config', 'json', 'fix'],
     run: async ({ positionals: [file], values }, io) => {
-      if (file !== undefined) return lint({ file, json: values.json }, io)
+      if (file !== undefined || values.fix) return lint({ file, json: values.json, fix: values.fix }, io)
       const { input, source } = await loadConfig(values.config)
       return lint({ config: input, source, json: values.json }, io)
     },

@@ -1,15 +1,66 @@
 import { existsSync } from 'node:fs'
-import { relative, resolve } from 'node:path'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { canonicalHost, createPolicies, type ConfigInput, type Policy } from '../../src/config/index.ts'
 import { CliError } from './errors.ts'
 
 export const DEFAULT_CONFIG = 'robots.config.ts'
 
+/**
+ * Run from this repository's TypeScript (npm run robots), the CLI resolves
+ * `robots-edge` in a config to the source, as the Worker's build does;
+ * installed from npm, to the package's built JavaScript.
+ */
+const FROM_SOURCE = import.meta.url.endsWith('.ts')
+
 export interface LoadedConfig {
   readonly input: ConfigInput
   /** The file it came from, relative to the working directory, for messages. */
   readonly source: string
+}
+
+/**
+ * Compiles a config module and what it imports into one ES module with
+ * esbuild, the bundler wrangler itself uses: a consumer's project needs no
+ * TypeScript loader, and Node 20 cannot import .ts. Errors name the file,
+ * line and column.
+ */
+async function bundle(file: string): Promise<string> {
+  const { build } = await import('esbuild')
+  const result = await build({
+    entryPoints: [file],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+    conditions: FROM_SOURCE ? ['robots-edge-source'] : [],
+  })
+  return result.outputFiles[0]!.text
+}
+
+/** Runs the compiled module from a private temporary folder, removed afterwards, and returns its exports. */
+async function importBundled(code: string): Promise<{ default?: unknown }> {
+  const dir = await mkdtemp(join(tmpdir(), 'robots-edge-config-'))
+  try {
+    const module = join(dir, 'robots.config.mjs')
+    await writeFile(module, code)
+    return (await import(pathToFileURL(module).href)) as { default?: unknown }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** esbuild's failures carry their own located messages; anything else, its message. */
+function messageOf(error: unknown): string {
+  const errors = (error as { errors?: { text: string; location: { file: string; line: number; column: number } | null }[] })?.errors
+  if (Array.isArray(errors) && errors.length > 0) {
+    return errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1}: ${e.text}` : e.text)).join('; ')
+  }
+  return (error as Error)?.message ?? String(error)
 }
 
 /**
@@ -23,9 +74,9 @@ export async function loadConfig(path: string = DEFAULT_CONFIG, cwd: string = pr
   if (!existsSync(file)) throw new CliError(`no config at ${source}. Run from the project root, or pass --config <file>.`)
   let module: { default?: unknown }
   try {
-    module = (await import(pathToFileURL(file).href)) as { default?: unknown }
+    module = await importBundled(await bundle(file))
   } catch (error) {
-    throw new CliError(`${source} could not be loaded: ${(error as Error)?.message ?? String(error)}`)
+    throw new CliError(`${source} could not be loaded: ${messageOf(error)}`)
   }
   const input = module.default
   if (input === undefined) throw new CliError(`${source} has no default export. Write: export default defineConfig({ rules: [...] }).`)

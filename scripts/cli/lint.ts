@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { buildPolicy, CHECK_CONTEXTS, ConfigError, formatIssue, resolveConfig, validateConfig, type ConfigContext, type ConfigInput, type ConfigIssue } from '../../src/config/index.ts'
 import { visible } from '../../src/report/visible.ts'
-import { lintRobotsTxt, type LintDiagnostic, type Severity } from '../../src/robots/index.ts'
-import { CliError } from './errors.ts'
+import { fixRobotsTxt, lintRobotsTxt, type FixedRobotsTxt, type LintDiagnostic, type Severity } from '../../src/robots/index.ts'
+import { CliError, UsageError } from './errors.ts'
 import { columns, count, issueLines, printJson, severityLabel } from './format.ts'
 import { styleFor, type Io, type Style } from './io.ts'
 
@@ -14,6 +14,8 @@ export interface LintOptions {
   /** Where the config came from, for the heading. Default: `robots.config.ts`. */
   readonly source?: string | undefined
   readonly json?: boolean | undefined
+  /** Rewrite `file` in the reader-safe order first, then lint what was written. Default: false. */
+  readonly fix?: boolean | undefined
 }
 
 interface ContextIssue {
@@ -76,20 +78,46 @@ function summary(severities: readonly Severity[], style: Style): string {
   return errors > 0 ? style.red(`✖ ${text}`) : style.yellow(`⚠ ${text}`)
 }
 
-function lintFile(file: string, json: boolean, io: Io): number {
+/** `(lines 6, 10)`, or `(line 6)`. */
+const lineList = (lines: readonly number[]): string => `(line${lines.length === 1 ? '' : 's'} ${lines.join(', ')})`
+
+/** Writes the reader-safe form over `file` (through a temporary file, so a failure leaves the original whole). */
+function writeFixed(file: string, text: string): void {
+  const temporary = `${file}.robots-edge-${process.pid}.tmp`
+  try {
+    writeFileSync(temporary, text)
+    renameSync(temporary, file)
+  } catch (error) {
+    throw new CliError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+}
+
+function fixLines(fixed: FixedRobotsTxt): string[] {
+  if (!fixed.changed) return ['  already in the reader-safe order: nothing written']
+  const lines = ['  fixed: wrote the reader-safe order (longest rule first, Allow first at equal length, groups whose token contains another\'s first, * last); the RFC 9309 meaning is unchanged']
+  if (fixed.droppedComments.length > 0) lines.push(`  left out ${count(fixed.droppedComments.length, 'comment')} inside groups or after a record ${lineList(fixed.droppedComments)}`)
+  if (fixed.droppedLines.length > 0) lines.push(`  left out ${count(fixed.droppedLines.length, 'line')} no crawler reads ${lineList(fixed.droppedLines)}`)
+  return lines
+}
+
+function lintFile(file: string, json: boolean, fix: boolean, io: Io): number {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
-  const diagnostics = lintRobotsTxt(text)
+  const fixed = fix ? fixRobotsTxt(text) : undefined
+  if (fixed?.changed) writeFixed(file, fixed.text)
+  const diagnostics = lintRobotsTxt(fixed?.text ?? text)
   const failed = diagnostics.some((d) => d.severity === 'error')
   if (json) {
-    printJson(io, { ok: !failed, file, diagnostics })
+    const written = fixed === undefined ? {} : { fixed: { written: fixed.changed, droppedComments: fixed.droppedComments, droppedLines: fixed.droppedLines } }
+    printJson(io, { ok: !failed, file, ...written, diagnostics })
   } else {
     const style = styleFor(io)
     io.out(style.bold(file))
+    if (fixed !== undefined) for (const line of fixLines(fixed)) io.out(line)
     for (const line of diagnosticLines(diagnostics, style)) io.out(line)
     io.out(summary(diagnostics.map((d) => d.severity), style))
   }
@@ -145,13 +173,19 @@ function lintConfig(input: ConfigInput, source: string, json: boolean, io: Io): 
 }
 
 /**
- * `lint [file]`: with a file, the diagnostics of that robots.txt; without,
- * the config's errors and warnings (with field paths) and the diagnostics of
- * the file it renders in each of CHECK_CONTEXTS. Exit 1 when anything is an
- * error, so it can gate CI.
+ * `lint [file] [--fix]`: with a file, the diagnostics of that robots.txt
+ * (with `--fix`, after writing it in the reader-safe order); without, the
+ * config's errors and warnings (with field paths) and the diagnostics of the
+ * file it renders in each of CHECK_CONTEXTS, which robots-edge already serves
+ * in the reader-safe order. Exit 1 when anything is an error, so it can gate
+ * CI.
+ *
+ * @example
+ * lint({ file: 'public/robots.txt', fix: true }, processIo())
  */
 export function lint(options: LintOptions, io: Io): number {
-  if (options.file !== undefined) return lintFile(options.file, options.json === true, io)
+  if (options.file !== undefined) return lintFile(options.file, options.json === true, options.fix === true, io)
+  if (options.fix === true) throw new UsageError('--fix needs a robots.txt file: the file robots-edge renders from the config is written in the reader-safe order already.')
   if (options.config === undefined) throw new CliError('lint needs a config or a file.')
   return lintConfig(options.config, options.source ?? 'robots.config.ts', options.json === true, io)
 }

@@ -17,6 +17,7 @@ const OPTIONS = {
   category: { type: 'string' },
   url: { type: 'string' },
   remote: { type: 'boolean' },
+  fix: { type: 'boolean' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
 
@@ -31,6 +32,7 @@ const OPTION_HELP: Record<OptionName | 'help', [string, string]> = {
   category: ['--category <name>', 'one category only, e.g. "AI Crawler"'],
   url: ['--url <url>', 'read the report API of a running Worker (token in ROBOTS_ADMIN_TOKEN)'],
   remote: ['--remote', 'read the deployed Worker (needs --url) instead of the local D1'],
+  fix: ['--fix', 'rewrite the file in the order every reader agrees on (same RFC 9309 meaning)'],
   help: ['-h, --help', 'show this help'],
 }
 
@@ -96,11 +98,13 @@ export async function run(argv: readonly string[], io: Io, commands: Readonly<Re
   for (const option of ['host', 'env', 'config', 'since', 'until', 'agent', 'category', 'url'] as const) {
     if (values[option] !== undefined && !command.options.includes(option)) return usageError(`${name} takes no --${option}.`, commandUsage(name, command), io)
   }
-  if (values.remote && !command.options.includes('remote')) return usageError(`${name} takes no --remote.`, commandUsage(name, command), io)
+  for (const flag of ['remote', 'fix'] as const) {
+    if (values[flag] && !command.options.includes(flag)) return usageError(`${name} takes no --${flag}.`, commandUsage(name, command), io)
+  }
 
   try {
-    const { host, env, config, json, since, until, agent, category, url, remote } = values
-    return await command.run({ positionals: rest, values: { host, env, config, json, since, until, agent, category, url, remote } }, io)
+    const { host, env, config, json, since, until, agent, category, url, remote, fix } = values
+    return await command.run({ positionals: rest, values: { host, env, config, json, since, until, agent, category, url, remote, fix } }, io)
   } catch (error) {
     if (error instanceof UsageError) return usageError(error.message, commandUsage(name, command), io)
     return reportFailure(error, io, values.json)

@@ -40,7 +40,9 @@ export type ReportDocument = Report & {
 interface ReportRoutesModule {
   createReportApp(): { request(path: string, init: RequestInit, env: Record<string, unknown>): Response | Promise<Response> }
 }
-const ROUTES_MODULE = new URL('../../src/report/routes.ts', import.meta.url).href
+// Widened to `string` so the Node typecheck does not follow it; the path
+// stays a literal, so the package build (esbuild) bundles the module.
+const loadRoutes = () => import('../../src/report/routes.ts' as string) as Promise<ReportRoutesModule>
 
 function queryOf(o: ReportOptions): URLSearchParams {
   const q = new URLSearchParams()
@@ -90,7 +92,10 @@ async function fromUrl(o: ReportOptions, io: Io): Promise<{ doc: ReportDocument;
 async function fromLocal(o: ReportOptions): Promise<{ doc: ReportDocument; source: string }> {
   const persistTo = o.persistTo ?? '.wrangler/state'
   const environment = o.env && o.env !== 'production' ? o.env : undefined
-  const { getPlatformProxy } = await import('wrangler')
+  // An optional peer dependency of the package: every Workers project has it, and only this command needs it.
+  const { getPlatformProxy } = await import('wrangler').catch(() => {
+    throw new CliError('reading the local D1 needs wrangler in this project (npm i -D wrangler); or read a running Worker with --url.')
+  })
   // Wrangler logs to stdout ("Using secrets defined in .dev.vars"), which would corrupt --json.
   const logLevel = process.env.WRANGLER_LOG
   process.env.WRANGLER_LOG ??= 'error'
@@ -106,7 +111,7 @@ async function fromLocal(o: ReportOptions): Promise<{ doc: ReportDocument; sourc
     if (schema === null) {
       throw new CliError(`the local ledger in ${persistTo} has no tables yet: run \`npm run dev\` (it applies the migrations) and send it some requests, or pass --url.`)
     }
-    const { createReportApp } = (await import(ROUTES_MODULE)) as ReportRoutesModule
+    const { createReportApp } = await loadRoutes()
     const token = crypto.randomUUID()
     const res = await createReportApp().request(`/_robots/api/report?${queryOf(o)}`, { headers: { Authorization: `Bearer ${token}` } }, { DB: db, ROBOTS_ADMIN_TOKEN: token })
     return { doc: await documentOf(res, 'the local report'), source: `local D1 (${persistTo}${environment ? `, env ${environment}` : ''})` }

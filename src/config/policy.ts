@@ -2,6 +2,7 @@ import {
   compileRobotsTxt,
   MAX_FILE_BYTES,
   parseRobotsTxt,
+  readerSafeModel,
   serializeRobotsTxt,
   type Group,
   type OtherRecord,
@@ -48,7 +49,13 @@ const NOT_PRODUCTION_NOTE = (c: ResolvedConfig) =>
   'disallowed so this deployment is never indexed. Set `indexable: true`\n' +
   'in robots.config.ts to serve the real rules here.'
 
-/** The robots.txt model a resolved config describes. */
+/**
+ * The robots.txt model a resolved config describes, in the order every
+ * reader agrees on (src/robots/reader-safe.ts): the config's meaning under
+ * RFC 9309, written so that first-match readers such as Python's
+ * `urllib.robotparser` read the same verdicts wherever patterns have no
+ * wildcards.
+ */
 export function toRobotsModel(config: ResolvedConfig): RobotsTxtModel {
   if (!config.indexable) {
     return {
@@ -69,12 +76,12 @@ export function toRobotsModel(config: ResolvedConfig): RobotsTxtModel {
     ]
     return { userAgents: [...rule.userAgent], rules, other, ...(rule.comment ? { comment: rule.comment } : {}) }
   })
-  return {
+  return readerSafeModel({
     ...(config.header ? { header: config.header } : {}),
     groups,
     sitemaps: [...config.sitemap],
     other: config.robotsHost ? [{ key: 'Host', value: config.robotsHost }] : [],
-  }
+  })
 }
 
 /** Builds the policy for a resolved config. Throws ConfigError when the file would be too large to be read whole. */

@@ -1,5 +1,5 @@
 import { registry, tools } from '../bots/index.ts'
-import { agentToken } from '../robots/index.ts'
+import { agentToken, describeCodePoint, findUnsafeCharacter, percentEncode, showValue, type UnsafeCharacter } from '../robots/index.ts'
 import { canonicalHost, isBucketHost } from './host.ts'
 import type { ContentSignal, GuardConfig, RobotsConfig, RuleConfig } from './types.ts'
 
@@ -44,18 +44,14 @@ const TOKEN = /^[A-Za-z_-]+$/
 /** Keys a parser reads as structure (RFC 9309 §2.2 and Google's accepted typos). */
 const STRUCTURAL_KEY = /^(user[- ]?agent|allow|dis+al+[oa]w|diasllow|site-?map)/i
 const RECORD_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/
-/** Comments may hold tabs and (as separate `#` lines) line breaks. */
-// eslint-disable-next-line no-control-regex
-const COMMENT_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/
 /** An HTTP field value this Worker can send: visible ASCII, space and tab (RFC 9110 §5.5). */
 const HEADER_VALUE = /^[\t\x20-\x7e]*$/
 
 type Issues = ConfigIssue[]
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v))
+/** A value in a message: quoted, with invisible, bidi and control characters escaped. */
+const show = (v: unknown): string => (typeof v === 'string' ? showValue(v) : String(v))
 
 function unknownKeys(value: Record<string, unknown>, allowed: readonly string[], path: string, out: Issues): void {
   for (const key of Object.keys(value)) {
@@ -73,21 +69,53 @@ function listPath(value: unknown, path: string, i: number): string {
   return Array.isArray(value) ? `${path}[${i}]` : path
 }
 
+/** What each kind of unsafe character would do in robots.txt (see src/robots/characters.ts). */
+function effect(found: UnsafeCharacter): string {
+  switch (found.kind) {
+    case 'line-break':
+      return found.codePoint === 10 || found.codePoint === 13
+        ? 'which ends a line in robots.txt: every crawler would read what follows as a line of its own.'
+        : "which Python's urllib.robotparser (and every reader that splits lines as it does) takes for a line break: it would read what follows as a line of its own, where Google and robots-edge read one line."
+    case 'control':
+      return 'a control character, which robots.txt readers handle inconsistently (some keep it, some end the line there, terminals run it as an escape).'
+    case 'bidi':
+      return 'a bidirectional control: the line would display in a different order from the one crawlers read.'
+    case 'invisible':
+      return 'an invisible character: the value would look like one thing on screen and match another for crawlers.'
+    case 'surrogate':
+      return 'an unpaired surrogate, which has no UTF-8 form: the served file would hold U+FFFD in its place.'
+  }
+}
+
+/**
+ * RFC 9309 §2.2 (lines end at CR or LF) and every other reader's line
+ * breaks, controls, bidi and invisible characters: none may reach
+ * robots.txt. `allow` lists the characters this field may hold; `encodable`
+ * is for path patterns, where a URL may really hold the character and can
+ * say so percent-encoded.
+ */
+function checkCharacters(value: string, path: string, out: Issues, allow = '', encodable = false): boolean {
+  const found = findUnsafeCharacter(value, allow)
+  if (found === undefined) return true
+  const fix = encodable ? `Remove it, or write it percent-encoded ("${percentEncode(String.fromCodePoint(found.codePoint))}") if the URL really holds it.` : 'Remove it.'
+  out.push({ path, message: `${show(value)} holds ${describeCodePoint(found.codePoint)} at character ${found.position}, ${effect(found)}`, fix })
+  return false
+}
+
 /** A value written into robots.txt must not start a new line or a comment there. */
-function checkLineSafe(value: string, path: string, out: Issues, allowHash = false): boolean {
-  if (/[\r\n]/.test(value)) {
-    out.push({ path, message: `${show(value)} holds a line break, which would inject lines into robots.txt.`, fix: 'Remove the line break.' })
-    return false
-  }
-  if (CONTROL.test(value)) {
-    out.push({ path, message: `${show(value)} holds a control character, which robots.txt parsers read unpredictably.`, fix: 'Remove it.' })
-    return false
-  }
-  if (!allowHash && value.includes('#')) {
+function checkLineSafe(value: string, path: string, out: Issues, encodable = false): boolean {
+  if (!checkCharacters(value, path, out, '', encodable)) return false
+  if (value.includes('#')) {
     out.push({ path, message: `${show(value)} holds "#", which starts a comment in robots.txt: everything after it would be ignored.`, fix: 'Remove it (URL fragments are never sent to the server).' })
     return false
   }
   return true
+}
+
+/** A comment becomes `#` lines; tabs stay, and each line break starts a new `#` line. */
+function checkComment(value: unknown, path: string, out: Issues): void {
+  if (typeof value !== 'string') out.push({ path, message: 'is not plain text.', fix: 'Write a string without control characters.' })
+  else checkCharacters(value, path, out, '\t\n\r')
 }
 
 function checkToken(value: unknown, path: string, out: Issues): void {
@@ -113,7 +141,7 @@ function checkPattern(value: unknown, path: string, out: Issues): void {
     out.push({ path, message: `${show(value)} is not a string.`, fix: 'Write a path pattern such as "/admin/".' })
     return
   }
-  if (!checkLineSafe(value, path, out)) return
+  if (!checkLineSafe(value, path, out, true)) return
   if (value !== value.trim()) {
     out.push({ path, message: `${show(value)} starts or ends with white space, which crawlers drop: the served rule would not be the one written.`, fix: `Write ${show(value.trim())}, or encode a space in a path as "%20".` })
     return
@@ -157,9 +185,7 @@ function checkRule(rule: unknown, path: string, out: Issues, single: boolean): v
       }
     }
   }
-  if (rule.comment !== undefined && (typeof rule.comment !== 'string' || COMMENT_CONTROL.test(rule.comment.replace(/\r?\n/g, '')))) {
-    out.push({ path: `${path}.comment`, message: 'is not plain text.', fix: 'Write a string without control characters.' })
-  }
+  if (rule.comment !== undefined) checkComment(rule.comment, `${path}.comment`, out)
   if (rule.other !== undefined) {
     if (!isObject(rule.other)) {
       out.push({ path: `${path}.other`, message: 'is not an object.', fix: "Write { 'Clean-param': 'ref /articles/' }." })
@@ -256,7 +282,7 @@ function checkSitemap(value: unknown, path: string, out: Issues): void {
     out.push({ path, message: `${show(value)} is not a string.`, fix: 'Write an absolute URL.' })
     return
   }
-  if (!checkLineSafe(value, path, out)) return
+  if (!checkLineSafe(value, path, out, true)) return
   let url: URL | undefined
   try {
     url = new URL(value)
@@ -310,9 +336,7 @@ export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnin
       errors.push({ path: 'host', message: `${show(config.host)} is not a host name.`, fix: 'Write e.g. "example.com".' })
     } else checkLineSafe(config.host, 'host', errors)
   }
-  if (config.header !== undefined && (typeof config.header !== 'string' || COMMENT_CONTROL.test(config.header.replace(/\r?\n/g, '')))) {
-    errors.push({ path: 'header', message: 'is not plain text.', fix: 'Write a string without control characters.' })
-  }
+  if (config.header !== undefined) checkComment(config.header, 'header', errors)
   if (config.guard !== undefined) checkGuard(config.guard, errors, warnings)
   if (config.cacheControl !== undefined && (typeof config.cacheControl !== 'string' || !HEADER_VALUE.test(config.cacheControl))) {
     errors.push({ path: 'cacheControl', message: `${show(config.cacheControl)} is not a header value this Worker can send.`, fix: "Use visible ASCII only, e.g. 'public, max-age=300'." })

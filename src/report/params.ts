@@ -3,6 +3,7 @@
  * bad one refused with a message that names it and says what would do.
  */
 import type { Context } from 'hono'
+import type { AppEnv } from '../app.ts'
 
 const HOUR = 3_600_000
 export const DAY = 24 * HOUR
@@ -85,4 +86,11 @@ export function failure(c: Context, error: unknown): Response {
   if (error instanceof BadParam) return c.json({ error: error.message, param: error.param }, 400)
   console.error('robots-edge: the report could not be read', error)
   return c.json({ error: 'the ledger (D1) could not be read; see the Worker logs' }, 503)
+}
+
+/** The ledger: a Worker without a `DB` binding records nothing, and its report is a 503 that says why. */
+export function ledgerOf(c: Context<AppEnv>): D1Database {
+  const db = c.env?.DB
+  if (db === undefined) throw new Error('no D1 binding "DB": this Worker records nothing')
+  return db
 }

@@ -11,7 +11,7 @@ import { DEFAULTS } from '../config/index.ts'
 import { MAX_FILE_BYTES } from '../robots/index.ts'
 import { getHistory, getVersionText } from './history.ts'
 import { getImpact, type Baseline, type ImpactFilter } from './impact-queries.ts'
-import { BadParam, DAY, failure, HOST, hostParam, PRINTABLE, readQuery, readRange, text } from './params.ts'
+import { BadParam, DAY, failure, HOST, hostParam, ledgerOf, PRINTABLE, readQuery, readRange, text } from './params.ts'
 
 /** The largest request body the impact route reads: a few candidate files. */
 export const MAX_IMPACT_BODY = 4 * 1024 * 1024
@@ -109,7 +109,7 @@ export function policyRoutes(app: Hono<AppEnv>, api: string, now: () => number):
   app.get(`${api}/history`, async (c) => {
     try {
       const host = hostParam(readQuery(new URL(c.req.url), ['host']).get('host'))
-      return c.json(await getHistory(c.env.DB, host === undefined ? {} : { host }))
+      return c.json(await getHistory(ledgerOf(c), host === undefined ? {} : { host }))
     } catch (error) {
       return failure(c, error)
     }
@@ -120,7 +120,7 @@ export function policyRoutes(app: Hono<AppEnv>, api: string, now: () => number):
       const host = hostParam(q.get('host'))
       const version = text('version', q.get('version'), 64, VERSION, 'a version (its hash, as /api/history lists it)')
       if (host === undefined || version === undefined) throw new BadParam(host === undefined ? 'host' : 'version', 'is missing')
-      const found = await getVersionText(c.env.DB, host, version)
+      const found = await getVersionText(ledgerOf(c), host, version)
       return found ? c.json(found) : c.json({ error: `no version ${version} of ${host}'s robots.txt is stored` }, 404)
     } catch (error) {
       return failure(c, error)
@@ -129,7 +129,7 @@ export function policyRoutes(app: Hono<AppEnv>, api: string, now: () => number):
   app.post(`${api}/impact`, async (c) => {
     try {
       const { filter, ...options } = await impactRequestOf(c, now())
-      const impact = await getImpact(c.env.DB, filter, options)
+      const impact = await getImpact(ledgerOf(c), filter, options)
       // Agents are keyed by their own tokens, so a client inventing names could grow the document: the worst MAX_AGENTS are listed.
       return c.json({ ...impact, agents: impact.agents.slice(0, MAX_AGENTS), omitted: Math.max(0, impact.agents.length - MAX_AGENTS) })
     } catch (error) {

@@ -8,6 +8,7 @@ import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../app.ts'
 import { registry } from '../bots/index.ts'
 import type { VerificationCoverage } from '../guard/coverage.ts'
+import type { RobotsEdgeEnv } from '../env.ts'
 import { adminAuth } from '../middleware/admin-auth.ts'
 import { getStorageNotes } from '../storage/losses.ts'
 import { getAnalyticsEngineJudgedReport } from './ae-report.ts'
@@ -15,7 +16,7 @@ import { AnalyticsEngineQueryError, getAnalyticsEngineReport, type AnalyticsEngi
 import { toCsv } from './csv.ts'
 import { renderDashboard } from './dashboard/shell.ts'
 import { getAgentRequests, getReport, MAX_PAGE } from './queries.ts'
-import { BadParam, DAY, failure, hostParam, PRINTABLE, readQuery, readRange, text, time } from './params.ts'
+import { BadParam, DAY, failure, hostParam, ledgerOf, PRINTABLE, readQuery, readRange, text, time } from './params.ts'
 import { policyRoutes } from './policy-routes.ts'
 import type { Report, ReportFilter, ReportSource } from './types.ts'
 
@@ -109,7 +110,7 @@ function capped(report: Report) {
 }
 
 /** The Analytics Engine source from the secrets, or undefined when they are not set. */
-function analyticsEngineOf(env: Env | undefined): AnalyticsEngineSource | undefined {
+function analyticsEngineOf(env: RobotsEdgeEnv | undefined): AnalyticsEngineSource | undefined {
   const accountId = env?.AE_ACCOUNT_ID
   const apiToken = env?.AE_API_TOKEN
   return accountId && apiToken ? { accountId, apiToken, dataset: env?.AE_DATASET || 'robots_edge_events' } : undefined
@@ -126,6 +127,7 @@ function textsFrom(db: D1Database | undefined) {
     return new Map(results.map((r) => [r.hash, r.text]))
   }
 }
+
 
 
 /** A value the SQL API will not take is a 400; the API failing is a 502, logged. */
@@ -184,9 +186,10 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
       const filter = reportFilterOf(url, now())
       // What the ledger could not store, and whether its cap on hosts was reached
       // (src/storage/losses.ts): `losses` and `hostCap`, whichever source counts.
-      const notes = () => getStorageNotes(c.env.DB, filter)
+      const db = c.env?.DB
+      const notes = () => (db ? getStorageNotes(db, filter) : Promise.resolve({ losses: [], hostCap: null }))
       if (sourceOf(url) === 'd1') {
-        const [report, storage] = await Promise.all([getReport(c.env.DB, filter), notes()])
+        const [report, storage] = await Promise.all([getReport(ledgerOf(c), filter), notes()])
         return c.json({ ...capped(report), ...storage })
       }
       const source = analyticsEngineOf(c.env)
@@ -219,7 +222,7 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
       const filter = reportFilterOf(url, now())
       const source = sourceOf(url) === 'd1' ? undefined : analyticsEngineOf(c.env)
       if (sourceOf(url) !== 'd1' && !source) return c.json({ error: AE_MISSING, param: 'source' }, 400)
-      const report = source ? await getAnalyticsEngineJudgedReport(source, filter, { texts: textsFrom(c.env?.DB) }) : await getReport(c.env.DB, filter)
+      const report = source ? await getAnalyticsEngineJudgedReport(source, filter, { texts: textsFrom(c.env?.DB) }) : await getReport(ledgerOf(c), filter)
       const csv = toCsv(report)
       return c.body(csv, 200, {
         'Content-Type': 'text/csv; charset=utf-8',
@@ -234,7 +237,7 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
       const agent = text('agent', c.req.param('agent'), 128, PRINTABLE, 'an agent key (gptbot)')
       if (agent === undefined) throw new BadParam('agent', 'is missing')
       const page = pageOf(new URL(c.req.url), now())
-      const events = await getAgentRequests(c.env.DB, agent, page)
+      const events = await getAgentRequests(ledgerOf(c), agent, page)
       const last = events.at(-1)
       return c.json({ agent: agent.toLowerCase(), events, next: events.length === page.limit && last ? last.time : null })
     } catch (error) {

@@ -1,77 +1,9 @@
-import { normalizeEncoding } from './encoding.ts'
-import { CompiledPattern, matchPattern, pathOf } from './match.ts'
+import { pathOf, pathStart } from './match.ts'
 import { agentToken, parseRobotsTxt } from './parse.ts'
-import type { DecidingRule, ParsedRobotsTxt, RobotsTxtModel, Rule, Verdict } from './types.ts'
-
-class CompiledRule extends CompiledPattern {
-  readonly allow: boolean
-  /**
-   * Whether this rule must see the normalised path. A pattern without `%`
-   * matches the same places in a path and in its normalised form, as long as
-   * none of its `*`-separated segments after the first starts with a hex
-   * digit: only such a segment can begin inside a `%XX` escape (the first
-   * segment matches from the path's start, which is never inside one).
-   */
-  readonly escaped: boolean
-  /**
-   * The pattern's leading literal up to its first `%`. A raw path that does
-   * not start with it cannot match once normalised either, since
-   * normalisation leaves every octet before the first `%` or non-ASCII
-   * character as it is.
-   */
-  readonly head: string
-  /**
-   * RFC 9309 §2.2.2 precedence as one number: the longest pattern wins, and
-   * on a tie `allow` wins. Among equals a stable sort keeps file order, so
-   * the earliest line is reported, as Google's matcher does.
-   */
-  readonly rank: number
-  /** The octet a path must have at index 1 for this rule to match, or -1 if any may do. */
-  readonly key: number
-  /**
-   * For a `*` pattern with a later segment such as `/tmp/`: the bit, in the
-   * path's slash mask, of what that segment needs right after some `/` of
-   * the path (`tm`, or `t` for a two-octet segment), or -1. Lets a check skip
-   * most rules of the form `/*` + `/x*` without searching the path.
-   */
-  readonly afterSlash: number
-
-  constructor(
-    allow: boolean,
-    normalized: string,
-    readonly source: DecidingRule,
-    /** Index of the group it came from. */
-    readonly group: number,
-  ) {
-    super(normalized)
-    this.allow = allow
-    this.escaped = normalized.includes('%') || this.segments.some((segment, k) => k > 0 && HEX_START.test(segment))
-    this.rank = this.priority * 2 + (allow ? 1 : 0)
-    const start = this.segments[0] ?? this.literal
-    this.key = start.length >= 2 ? start.charCodeAt(1) : -1
-    const percent = start.indexOf('%')
-    this.head = percent < 0 ? start : start.slice(0, percent)
-    let after = -1
-    for (let k = 1; k < this.segments.length && after < 0; k++) {
-      const segment = this.segments[k]!
-      if (segment.length < 2 || segment.charCodeAt(0) !== 47) continue
-      after = maskBit(segment.charCodeAt(1), segment.length > 2 ? segment.charCodeAt(2) : -1)
-    }
-    this.afterSlash = after
-  }
-}
-
-/**
- * A group's merged rules in precedence order, also split by the path's
- * second octet (the first after the leading `/`): a long file has hundreds of
- * rules per group and a path can only match those whose literal start agrees
- * with it. Each bucket keeps the rules that may match any path, in order.
- */
-interface RuleSet {
-  readonly token: string
-  readonly any: readonly CompiledRule[]
-  readonly buckets: readonly (readonly CompiledRule[] | undefined)[]
-}
+import { normalizeEncoding } from './encoding.ts'
+import { decide, NORMALISE_FIRST } from './rule-set.ts'
+import { TokenRules } from './token-rules.ts'
+import type { ParsedRobotsTxt, RobotsTxtModel, Verdict } from './types.ts'
 
 /** A robots.txt compiled once, to decide any number of URLs. */
 export interface RobotsMatcher {
@@ -90,90 +22,15 @@ export interface RobotsMatcher {
   readonly model: RobotsTxtModel | ParsedRobotsTxt
 }
 
-const HEX_START = /^[0-9A-Fa-f]/
 const NON_ASCII = /[^\x00-\x7f]/
+/** What percent-encoding normalisation may change in a path: an escape, or a non-ASCII character. */
+const NEEDS_NORMALIZING = /[%\u0080-\uffff]/
+const NEEDS_NORMALIZING_FROM = /[%\u0080-\uffff]/g
 
-function compileRule(rule: Rule, group: number, out: CompiledRule[]): void {
-  const normalized = normalizeEncoding(rule.pattern)
-  const allow = rule.type === 'allow'
-  const source: DecidingRule = rule.line === undefined ? { type: rule.type, pattern: rule.pattern, line: 0 } : (rule as DecidingRule)
-  out.push(new CompiledRule(allow, normalized, source, group))
-  // Google extension: `Allow: /dir/index.html` (or `.htm`) also allows
-  // `/dir/` itself, as if `Allow: /dir/$` had been written on the same line.
-  if (allow) {
-    const slash = normalized.lastIndexOf('/')
-    if (slash >= 0 && normalized.startsWith('/index.htm', slash)) {
-      out.push(new CompiledRule(allow, normalized.slice(0, slash + 1) + '$', source, group))
-    }
-  }
-}
-
-/** `rules` must already be in precedence order. */
-function buildRuleSet(token: string, rules: readonly CompiledRule[]): RuleSet {
-  const any: CompiledRule[] = []
-  const buckets: CompiledRule[][] = []
-  for (const r of rules) if (r.key >= 0 && r.key < 128) buckets[r.key] ??= []
-  for (const r of rules) {
-    if (r.key >= 0 && r.key < 128) buckets[r.key]!.push(r)
-    else {
-      any.push(r)
-      for (const b of buckets) b?.push(r)
-    }
-  }
-  return { token, any, buckets }
-}
-
-/**
- * Bit of the slash mask for the octets `a` then `b` after a `/` (b = -1 for
- * `a` alone): bits 0-127 hold single octets, bits 128-383 a hash of pairs.
- */
-function maskBit(a: number, b: number): number {
-  return b < 0 ? a & 127 : 128 + (((a * 31) ^ b) & 255)
-}
-
-/**
- * Upper-case hex digit of the first UTF-8 octet of non-ASCII `c` (followed
- * by `next`): C or D for two octets, F for a surrogate pair, else E (three
- * octets, and U+FFFD for a lone surrogate).
- */
-function leadHexDigit(c: number, next: number): number {
-  if (c < 0x800) return c < 0x400 ? 67 : 68
-  return c >= 0xd800 && c <= 0xdbff && (next & 0xfc00) === 0xdc00 ? 70 : 69
-}
-
-function isHexDigit(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
-}
-
-/**
- * Sets the bits of what follows each `/` of `path`: each next octet, and each
- * next pair. Computed on the raw path as it will read once normalised: a
- * non-ASCII character is `%` followed by the hex digit of its first UTF-8
- * octet, and an escape's hex is upper case. So a rule can be ruled out
- * before any normalisation.
- */
-function slashMask(path: string, mask: Uint32Array): void {
-  // A plain loop: for twelve words, `fill` costs more as a builtin call.
-  for (let k = 0; k < mask.length; k++) mask[k] = 0
-  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) {
-    let a = path.charCodeAt(i + 1)
-    if (!(a >= 0)) continue
-    let b = path.charCodeAt(i + 2)
-    if (a >= 128) {
-      b = leadHexDigit(a, b)
-      a = 37
-    } else if (b >= 128) {
-      b = 37
-    } else if (a === 37 && b >= 97 && b <= 102 && isHexDigit(path.charCodeAt(i + 3))) {
-      b -= 32
-    }
-    const one = a & 127
-    mask[one >> 5]! |= 1 << (one & 31)
-    if (b >= 0) {
-      const two = maskBit(a, b)
-      mask[two >> 5]! |= 1 << (two & 31)
-    }
-  }
+/** Does the path `s[start, end)` hold an escape or a non-ASCII character? */
+function needsNormalizing(s: string, start: number, end: number): boolean {
+  NEEDS_NORMALIZING_FROM.lastIndex = start
+  return NEEDS_NORMALIZING_FROM.test(s) && NEEDS_NORMALIZING_FROM.lastIndex <= end
 }
 
 const ROBOTS_TXT = '/robots.txt'
@@ -187,13 +44,13 @@ class Matcher implements RobotsMatcher {
   readonly #groupsOf = new Map<string, number[]>()
   /**
    * Each token's merged rules (RFC 9309 §2.2.1: all groups naming a token
-   * apply), compiled on first use: a crawler asks for one or two tokens, so
+   * apply), gathered on first use: a crawler asks for one or two tokens, so
    * a 500 KiB file with hundreds of groups costs a parse, not a compile of
-   * every group.
+   * every group; and they are indexed only once asked for often (see
+   * TokenRules).
    */
-  readonly #sets = new Map<string, RuleSet>()
-  readonly #compiled: (CompiledRule[] | undefined)[] = []
-  readonly #tokens = new Map<string, RuleSet | null>()
+  readonly #sets = new Map<string, TokenRules>()
+  readonly #tokens = new Map<string, TokenRules | null>()
   /** Bits of the octets that follow a `/` in the path being checked; reused, as checks are synchronous. */
   readonly #slashMask = new Uint32Array(12)
 
@@ -211,30 +68,18 @@ class Matcher implements RobotsMatcher {
     })
   }
 
-  #set(token: string): RuleSet | null {
-    const built = this.#sets.get(token)
-    if (built !== undefined) return built
-    const indices = this.#groupsOf.get(token)
-    if (indices === undefined) return null
-    const rules: CompiledRule[] = []
-    for (const index of indices) {
-      let compiled = this.#compiled[index]
-      if (compiled === undefined) {
-        compiled = []
-        for (const rule of this.model.groups[index]!.rules) compileRule(rule, index, compiled)
-        this.#compiled[index] = compiled
-      }
-      for (const rule of compiled) rules.push(rule)
-    }
-    // Groups are in file order, so a stable sort breaks ties by line.
-    rules.sort((a, b) => b.rank - a.rank)
-    const set = buildRuleSet(token, rules)
-    this.#sets.set(token, set)
-    return set
+  #set(token: string): TokenRules | null {
+    let rules = this.#sets.get(token)
+    if (rules !== undefined) return rules
+    const groups = this.#groupsOf.get(token)
+    if (groups === undefined) return null
+    rules = new TokenRules(token, this.model, groups)
+    this.#sets.set(token, rules)
+    return rules
   }
 
   /** RFC 9309 §2.2.1: product tokens compare case-insensitively; `*` is not a token. */
-  #named(token: string): RuleSet | null {
+  #named(token: string): TokenRules | null {
     let found = this.#tokens.get(token)
     if (found !== undefined) return found
     // ASCII case folding only: `toLowerCase` would turn the Kelvin sign into
@@ -246,15 +91,20 @@ class Matcher implements RobotsMatcher {
     return found
   }
 
-  #resolve(tokens: string | readonly string[]): RuleSet | null {
-    if (typeof tokens === 'string') return this.#named(tokens) ?? this.#set('*')
-    if (Array.isArray(tokens)) {
+  /** The `*` rules, once looked up (null: the file has no `*` group). */
+  #star: TokenRules | null | undefined
+
+  #resolve(tokens: string | readonly string[]): TokenRules | null {
+    if (typeof tokens === 'string') {
+      const found = this.#named(tokens)
+      if (found !== null) return found
+    } else if (Array.isArray(tokens)) {
       for (const token of tokens) {
         const found = this.#named(token)
         if (found !== null) return found
       }
     }
-    return this.#set('*')
+    return this.#star === undefined ? (this.#star = this.#set('*')) : this.#star
   }
 
   groupFor(tokens: string | readonly string[]): string | null {
@@ -262,56 +112,63 @@ class Matcher implements RobotsMatcher {
   }
 
   check(tokens: string | readonly string[], url: string): Verdict {
-    const set = this.#resolve(tokens)
-    if (set === null) return NO_GROUP
-    const raw = typeof url === 'string' ? pathOf(url) : '/'
-    // RFC 9309 §2.2.2: "The /robots.txt URI is implicitly allowed."
-    if (raw.startsWith(ROBOTS_TXT) && (raw.length === ROBOTS_TXT.length || raw.charCodeAt(ROBOTS_TXT.length) === 63)) {
-      return { allowed: true, group: set.token, rule: null }
+    const rules = this.#resolve(tokens)
+    if (rules === null) return NO_GROUP
+    const set = rules.indexed()
+    if (set === null) return this.#scan(rules, url)
+    let s = typeof url === 'string' ? url : '/'
+    // Every path starts with `/`: for such a set only /robots.txt differs.
+    if (set.constant !== null && s.indexOf('/robots.txt') < 0) return set.constant
+    // The path is read in place, s[start, end): pathOf(url) without a copy.
+    let start = 0
+    if (s.charCodeAt(0) !== 47 || s.charCodeAt(1) === 47) {
+      start = pathStart(s)
+      if (start < 0) {
+        s = pathOf(s)
+        start = 0
+      }
     }
+    const hash = s.indexOf('#', start)
+    let end = hash < 0 ? s.length : hash
     // robots-edge deviation: Google's matcher takes the URL as a crawler has
     // already encoded it; the guard sees whatever a client sent, so the path
     // gets the same normalisation as the patterns, and neither `/caf%c3%a9`
     // nor a raw `/café` slips past `Disallow: /café`. Canonical URLs are
-    // unchanged by it.
-    // The path is normalised only when a rule needs it: a `%`-free ASCII
-    // pattern matches the same places in a path and in its normalised form,
-    // since it can match neither a raw non-ASCII character nor the `%XX`
-    // that encodes it. Most rules are such patterns.
-    let normalized: string | undefined
-    let c = raw.charCodeAt(1)
-    if (c >= 128) {
-      // A raw non-ASCII octet is `%` once normalised, and so is its bucket.
-      normalized = normalizeEncoding(raw)
-      c = 37
+    // unchanged by it; most paths have neither `%` nor non-ASCII, and most
+    // rule sets are `plain` or `raw-first` (see RuleSet.mode).
+    const mode = set.mode
+    let raw = mode !== 'normalise'
+    const percent = mode === 'raw-first' ? s.indexOf('%', start) : -1
+    if (mode === 'normalise' ? needsNormalizing(s, start, end) : percent >= 0 && percent < end) {
+      s = normalizeEncoding(s.slice(start, end))
+      start = 0
+      end = s.length
+      raw = false
     }
-    const rules = (c < 128 ? set.buckets[c] : undefined) ?? set.any
-    let masked = false
-    const mask = this.#slashMask
-    for (const rule of rules) {
-      const after = rule.afterSlash
-      if (after >= 0) {
-        if (!masked) {
-          slashMask(raw, mask)
-          masked = true
-        }
-        if ((mask[after >> 5]! & (1 << (after & 31))) === 0) continue
-      }
-      let path = raw
-      if (rule.escaped) {
-        if (normalized === undefined) {
-          if (!raw.startsWith(rule.head)) continue
-          normalized = normalizeEncoding(raw)
-        }
-        path = normalized
-      }
-      if (matchPattern(rule, path)) {
-        // RFC 9309 §2.2.2: an empty pattern matches with no octets and
-        // disallows nothing; it still names the line that applied.
-        return { allowed: rule.allow || rule.priority === 0, group: set.token, rule: rule.source }
-      }
+    let rule = decide(set, s, start, end, this.#slashMask, raw && mode === 'raw-first')
+    if (rule === NORMALISE_FIRST) {
+      s = normalizeEncoding(s.slice(start, end))
+      start = 0
+      end = s.length
+      rule = decide(set, s, 0, s.length, this.#slashMask, false)
     }
-    return { allowed: true, group: set.token, rule: null }
+    if (rule === undefined || rule === null) return set.none
+    // RFC 9309 §2.2.2: "The /robots.txt URI is implicitly allowed." Only a
+    // disallow needs the test (normalising leaves `/robots.txt` as it is).
+    if (!rule.allow && s.charCodeAt(start + 1) === 114 && s.startsWith(ROBOTS_TXT, start) && (end - start === ROBOTS_TXT.length || s.charCodeAt(start + ROBOTS_TXT.length) === 63)) {
+      return set.none
+    }
+    return rule.verdict
+  }
+
+  /** A check by TokenRules.scan, on the path normalised (see check). */
+  #scan(rules: TokenRules, url: string): Verdict {
+    const raw = typeof url === 'string' ? pathOf(url) : '/'
+    // RFC 9309 §2.2.2: "The /robots.txt URI is implicitly allowed."
+    if (raw.startsWith(ROBOTS_TXT) && (raw.length === ROBOTS_TXT.length || raw.charCodeAt(ROBOTS_TXT.length) === 63)) {
+      return { allowed: true, group: rules.token, rule: null }
+    }
+    return rules.scan(NEEDS_NORMALIZING.test(raw) ? normalizeEncoding(raw) : raw)
   }
 }
 

@@ -83,6 +83,21 @@ export function utf8Length(s: string, from = 0, to = s.length): number {
   return bytes
 }
 
+let scratch: Uint8Array | undefined
+const encoder = new TextEncoder()
+
+/**
+ * Is `s` longer than `limit` UTF-8 octets? The platform's encoder counts in
+ * native code, into a buffer kept for the next call (lone surrogates count
+ * as U+FFFD, 3 octets, as in utf8Length).
+ */
+export function utf8Exceeds(s: string, limit: number): boolean {
+  if (s.length > limit) return true
+  if (s.length * 3 <= limit) return false
+  if (scratch === undefined || scratch.length !== limit) scratch = new Uint8Array(limit)
+  return encoder.encodeInto(s, scratch).read < s.length
+}
+
 /** Index in `s` (from `from`) at which `maxBytes` UTF-8 octets are used up, never splitting a character. */
 export function utf8Cut(s: string, from: number, maxBytes: number): number {
   let bytes = 0

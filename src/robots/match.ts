@@ -1,10 +1,10 @@
 
 /** No `*`, no trailing `$`: a prefix test. */
-const PREFIX = 0
+export const PREFIX = 0
 /** No `*`, trailing `$`: the whole path must equal the literal. */
-const EXACT = 1
+export const EXACT = 1
 /** At least one `*`: literal segments found left to right. */
-const WILDCARD = 2
+export const WILDCARD = 2
 type Kind = typeof PREFIX | typeof EXACT | typeof WILDCARD
 
 /**
@@ -56,47 +56,66 @@ export class CompiledPattern {
 const NO_SEGMENTS: readonly string[] = []
 
 /**
- * Does `pattern` match `path` (RFC 9309 §2.2.2, §2.2.3)? Patterns match as
- * prefixes; `*` matches any run of octets, `$` anchors at the end.
+ * Does `pattern` match the path `s[start, end)` (RFC 9309 §2.2.2, §2.2.3)?
+ * Patterns match as prefixes; `*` matches any run of octets, `$` anchors at
+ * the end. The path is read in place, so a URL needs no copy of its path.
  *
  * Each literal segment between stars is taken at its leftmost occurrence
  * after the previous one: taking it earlier never rules out a later match,
  * so no backtracking is needed. Worst case O(path length × pattern length);
  * no regular expression is built from a pattern.
  */
-export function matchPattern(pattern: CompiledPattern, path: string): boolean {
+export function matchPattern(pattern: CompiledPattern, s: string, start: number, end: number): boolean {
+  const length = end - start
   if (
-    path.length < pattern.minLength ||
-    (pattern.probe >= 0 && path.charCodeAt(2) !== pattern.probe) ||
-    (pattern.lastAt >= 0 && path.charCodeAt(pattern.lastAt) !== pattern.last)
+    length < pattern.minLength ||
+    (pattern.probe >= 0 && s.charCodeAt(start + 2) !== pattern.probe) ||
+    (pattern.lastAt >= 0 && s.charCodeAt(start + pattern.lastAt) !== pattern.last)
   ) return false
   switch (pattern.kind) {
     case PREFIX:
-      return path.startsWith(pattern.literal)
+      return s.startsWith(pattern.literal, start)
     case EXACT:
-      return path === pattern.literal
+      return length === pattern.literal.length && s.startsWith(pattern.literal, start)
     default:
-      return matchWildcard(pattern.segments, pattern.anchored, path)
+      return matchWildcard(pattern.segments, pattern.anchored, s, start, end)
   }
 }
 
-function matchWildcard(segments: readonly string[], anchored: boolean, path: string): boolean {
+/**
+ * Does the percent-encoding-normalised pattern `pattern` match `path`? The
+ * same matching as matchPattern, for a pattern used once: nothing to compile.
+ */
+export function matchesPattern(pattern: string, path: string): boolean {
+  const anchored = pattern.charCodeAt(pattern.length - 1) === 36
+  const literal = anchored ? pattern.slice(0, -1) : pattern
+  if (!literal.includes('*')) return anchored ? path === literal : path.startsWith(literal)
+  return matchWildcard(literal.split('*'), anchored, path, 0, path.length)
+}
+
+/** `s.indexOf(text, from)` within `[from, end)`, or -1. */
+function find(s: string, text: string, from: number, end: number): number {
+  const at = s.indexOf(text, from)
+  return at >= 0 && at + text.length <= end ? at : -1
+}
+
+function matchWildcard(segments: readonly string[], anchored: boolean, s: string, start: number, end: number): boolean {
   const first = segments[0]!
-  if (!path.startsWith(first)) return false
+  if (!s.startsWith(first, start)) return false
   const tail = segments[segments.length - 1]!
   // An anchored tail is the cheapest test that usually fails (`/*.php$`).
-  if (anchored && !path.endsWith(tail)) return false
-  let pos = first.length
+  if (anchored && !s.endsWith(tail, end)) return false
+  let pos = start + first.length
   const last = segments.length - 1
   for (let k = 1; k < last; k++) {
     const segment = segments[k]!
     if (segment === '') continue
-    const at = path.indexOf(segment, pos)
+    const at = find(s, segment, pos, end)
     if (at < 0) return false
     pos = at + segment.length
   }
-  if (anchored) return path.length - tail.length >= pos
-  return tail === '' || path.indexOf(tail, pos) >= 0
+  if (anchored) return end - tail.length >= pos
+  return tail === '' || find(s, tail, pos, end) >= 0
 }
 
 const AUTHORITY = /[^/?;#]*/y
@@ -153,3 +172,18 @@ export function pathOf(url: string): string {
   const path = url.slice(start, hash < 0 ? url.length : hash)
   return url.charCodeAt(start) === 47 ? path : '/' + path
 }
+
+/**
+ * Where the path of `url` starts when it is the common `http(s)://host/…`
+ * (the index of the `/` after the host), or -1 for any other form, which
+ * pathOf reads.
+ */
+export function pathStart(url: string): number {
+  // One sticky expression reads the scheme and skips the host in native code.
+  ORIGIN.lastIndex = 0
+  if (!ORIGIN.test(url)) return -1
+  const i = ORIGIN.lastIndex
+  return url.charCodeAt(i) === 47 ? i : -1
+}
+
+const ORIGIN = /https?:\/\/[^/?;#]*/iy

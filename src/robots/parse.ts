@@ -1,4 +1,4 @@
-import { utf8Cut, utf8Length } from './encoding.ts'
+import { utf8Cut, utf8Exceeds, utf8Length } from './encoding.ts'
 import type { Group, OtherRecord, ParseDiagnostic, ParsedRobotsTxt, Rule } from './types.ts'
 
 /** RFC 9309 §2.5: crawlers must parse at least the first 500 KiB. */
@@ -98,6 +98,7 @@ export function parseRobotsTxt(text: string): ParsedRobotsTxt {
   const body = typeof text === 'string' ? text : String(text ?? '')
   const diagnostics: ParseDiagnostic[] = []
   const groups: MutableGroup[] = []
+  const agentValues: string[][] = []
   const sitemaps: string[] = []
   const sitemapLines: number[] = []
   const other: OtherRecord[] = []
@@ -112,8 +113,7 @@ export function parseRobotsTxt(text: string): ParsedRobotsTxt {
     pos = 1
     diagnostics.push({ code: 'bom', line: 1 })
   }
-  // Cheap bounds first: a UTF-16 unit is 1 to 3 UTF-8 octets.
-  if (body.length > MAX_FILE_BYTES || (body.length * 3 > MAX_FILE_BYTES && utf8Length(body) > MAX_FILE_BYTES)) {
+  if (utf8Exceeds(body, MAX_FILE_BYTES)) {
     diagnostics.push({ code: 'file-too-large', line: 0 })
   }
 
@@ -192,8 +192,10 @@ export function parseRobotsTxt(text: string): ParsedRobotsTxt {
         if (current === null || inRules) {
           current = { userAgents: [], rules: [], other: [], line }
           groups.push(current)
+          agentValues.push([])
           inRules = false
         }
+        agentValues[agentValues.length - 1]!.push(value)
         const token = agentToken(value)
         if (token === '') {
           diagnostics.push({ code: 'invalid-product-token', line, detail: value })
@@ -259,5 +261,6 @@ export function parseRobotsTxt(text: string): ParsedRobotsTxt {
     other,
     diagnostics,
     lines: lineNo,
+    agentValues,
   }
 }

@@ -1,25 +1,38 @@
+import { LINE_BREAK_CHARS, percentEncode, replaceUnsafe } from './characters.ts'
 import type { OtherRecord, RobotsTxtModel } from './types.ts'
 
 /**
- * Pattern octets that would end the line or start a comment are
- * percent-encoded: that is how they appear in a URL anyway (RFC 3986), so the
- * rule keeps its meaning and no line can be injected.
+ * The config validator refuses line breaks (those of every common reader,
+ * U+2028 and friends included), controls, bidi and invisible characters
+ * long before a model reaches this point; what follows is only the last line
+ * of defence, for models built by hand or parsed from a file.
  */
-function safePattern(pattern: string): string {
-  return pattern.replace(/[\0-\x1f#\x7f]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'))
-}
 
 /**
- * Any other value is cut at the first line break or `#`: the config validator
- * rejects such values with a clear error long before they reach this point,
- * so this is only the last line of defence against injected lines.
+ * In a pattern, such characters and `#` are percent-encoded: the matcher
+ * reads a raw non-ASCII character as its `%XX` octets anyway (RFC 9309
+ * §2.2.2), so the rule keeps its meaning and no line can be injected.
+ */
+function safePattern(pattern: string): string {
+  return replaceUnsafe(pattern, percentEncode).replace(/#/g, '%23')
+}
+
+const CUT = new RegExp(`[${LINE_BREAK_CHARS}#\\0]`)
+const COMMENT_LINES = new RegExp(`\\r\\n|[${LINE_BREAK_CHARS}]`)
+
+/**
+ * Any other value is cut at the first line break or `#`, and its other
+ * unsafe characters are percent-encoded. Neither changes which crawler a
+ * user-agent value names: a token ends at the first character that is not a
+ * letter, `-` or `_` (RFC 9309 §2.2.1), and `%` is not one either.
  */
 function safeValue(value: string): string {
-  const cut = value.search(/[\r\n#\0]/)
+  const cut = value.search(CUT)
   // ASCII white space only, as the parser trims: `String.prototype.trim`
   // would also drop U+00A0 and turn an agent value that names nothing,
   // `\u00A0*`, into the wildcard.
-  return (cut < 0 ? value : value.slice(0, cut)).replace(/^[ \t\v\f]+|[ \t\v\f]+$/g, '')
+  const kept = (cut < 0 ? value : value.slice(0, cut)).replace(/^[ \t\v\f]+|[ \t\v\f]+$/g, '')
+  return replaceUnsafe(kept, (c) => (c === '\t' ? c : percentEncode(c)))
 }
 
 /**
@@ -30,9 +43,16 @@ function safeValue(value: string): string {
 const STRUCTURAL_KEY = /^(user[- ]?agent|allow|dis+al+[oa]w|diasllow|site-?map)/i
 const KEY = /^[A-Za-z][A-Za-z0-9_-]*$/
 
-/** Each line of a comment gets its own `#`, so no text can escape the comment. */
+/**
+ * Each line of a comment gets its own `#`, whichever reader's line break
+ * ended it, so no text can escape the comment; other unsafe characters are
+ * dropped (a comment has no meaning to lose).
+ */
 function comment(text: string, out: string[]): void {
-  for (const line of text.split(/\r\n|\r|\n/)) out.push(line === '' ? '#' : `# ${line.replace(/[\0-\x08\x0b-\x1f\x7f]/g, '')}`)
+  for (const line of text.split(COMMENT_LINES)) {
+    const clean = replaceUnsafe(line, (c) => (c === '\t' ? c : ''))
+    out.push(clean === '' ? '#' : `# ${clean}`)
+  }
 }
 
 function record(r: OtherRecord): string | undefined {

@@ -69,6 +69,12 @@ export interface ParsedRobotsTxt extends RobotsTxtModel {
   readonly diagnostics: readonly ParseDiagnostic[]
   /** Number of lines the parser read. */
   readonly lines: number
+  /**
+   * The user-agent values of each group as written (`Googlebot/2.1`, where
+   * `groups` holds the token `Googlebot`), for readers that compare the
+   * whole value (see readers.ts) and for writing a file back unchanged.
+   */
+  readonly agentValues: readonly (readonly string[])[]
 }
 
 /** The rule that decided a verdict, with its provenance. */
@@ -95,10 +101,39 @@ export interface Verdict {
 
 export type Severity = 'error' | 'warning' | 'info'
 
+/** What one reader makes of an example URL (see readers.ts). */
+export interface ReaderReading {
+  /** `rfc9309`: Google's reading; `first-match`: the 1996 draft, urllib.robotparser; `prefix-1994`: the 1994 document. */
+  readonly reader: 'rfc9309' | 'first-match' | 'prefix-1994'
+  readonly allowed: boolean
+  /** The line of the rule that decided, or 0 when none did. */
+  readonly line: number
+}
+
+export type LintCode =
+  | DiagnosticCode
+  | 'empty-group'
+  | 'crawl-delay'
+  | 'sitemap-url'
+  | 'no-groups'
+  /** Readers disagree, and the reader-safe order (`lint --fix`) makes them agree. */
+  | 'reader-order'
+  | 'reader-group'
+  /** Readers disagree, and no order can make them agree. */
+  | 'reader-wildcard'
+  | 'reader-extension'
+  | 'reader-allow'
+  | 'no-inherit'
+  | 'unsupported-directive'
+  | 'crawl-delay-ignored'
+  | 'unsafe-character'
+
 export interface LintDiagnostic {
-  readonly code: DiagnosticCode | 'empty-group' | 'crawl-delay' | 'sitemap-url' | 'no-groups'
+  readonly code: LintCode
   readonly severity: Severity
   readonly line: number
   readonly message: string
   readonly fix?: string
+  /** For reader differences: the crawler and URL tried, and each reader's verdict and deciding line. */
+  readonly example?: { readonly crawler: string; readonly url: string; readonly readings: readonly ReaderReading[] }
 }

@@ -128,7 +128,7 @@ export function createIpRangeLoader(options: IpRangeLoaderOptions = {}): IpRange
     try {
       return await Promise.race([inflight.promise, giveUp])
     } finally {
-      clearTimeout(timer)
+      if (timer !== undefined) clearTimeout(timer)
     }
   }
   return Object.assign(load, {

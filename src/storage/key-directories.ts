@@ -205,7 +205,9 @@ function race<T>(promise: Promise<T>, ms: number): Promise<T> {
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms} ms`), { name: 'TimeoutError' })), ms)
   })
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
+  return Promise.race([promise, deadline]).finally(() => {
+    if (timer !== undefined) clearTimeout(timer)
+  })
 }
 
 /** The body as text, or null past `maxBytes` (checked as it streams, so a huge body is never held). */

@@ -1,9 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { UsageError } from '../../scripts/cli/errors.ts'
 import { lint } from '../../scripts/cli/lint.ts'
+import { run } from '../../scripts/cli/main.ts'
 import { CHECK_CONTEXTS, type RobotsConfig } from '../../src/config/index.ts'
 import { captureIo, jsonOf } from './io.ts'
 
@@ -132,5 +135,76 @@ describe('lint <file>: what the file says is shown as escapes', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('lint <file> --fix', () => {
+  const dirs: string[] = []
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+  })
+  /** A robots.txt in a fresh temporary directory. */
+  function file(text: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'robots-edge-lint-'))
+    dirs.push(dir)
+    const path = join(dir, 'robots.txt')
+    writeFileSync(path, text)
+    return path
+  }
+  const UNSAFE = 'User-agent: googlebot\nDisallow: /images/\nDisallow: /admin/\n\nUser-agent: *\nAllow: /\nDisallow: /admin/ # back office\n\nUser-agent: googlebot-image\nAllow: /images/\nDisallow: /admin/\n'
+
+  // Without --fix, the warnings name the readers, the example URL, each deciding line and the fix.
+  it('warns where the readers disagree', () => {
+    const path = file(UNSAFE)
+    const io = captureIo()
+    expect(lint({ file: path }, io)).toBe(0)
+    expect(io.stdout).toEqual([
+      path,
+      '  1  warning  Readers disagree on "/images/" for googlebot-image: Google and other RFC 9309 readers allow it (line 10, "Allow: /images/"); first-match readers (the 1996 draft, e.g. Python\'s urllib.robotparser) and readers of the 1994 document take the first group whose value is part of "googlebot-image", the one at line 1 ("googlebot"), and disallow it (line 2, "Disallow: /images/"). 1 more URL differs the same way.  reader-group',
+      '              fix: Name each crawler by its bare product token, in one group only, above groups naming a part of its name (robots-edge lint --fix writes this order).',
+      '  7  warning  Readers disagree on "/admin/" for crawlers without a group of their own: Google and other RFC 9309 readers disallow it (line 7, "Disallow: /admin/"), the longest match; first-match readers (the 1996 draft, e.g. Python\'s urllib.robotparser) allow it (line 6, "Allow: /"), the first match in file order. 1 more URL differs the same way.  reader-order',
+      '              fix: Write longer patterns first, and Allow before Disallow at equal length (robots-edge lint --fix writes this order).',
+      '⚠ 0 errors, 2 warnings',
+    ])
+  })
+
+  // --fix writes the reader-safe form in place, says what it left out, and lints what it wrote.
+  it('writes the reader-safe form and lints it', () => {
+    const path = file(UNSAFE)
+    const io = captureIo()
+    expect(lint({ file: path, fix: true }, io)).toBe(0)
+    expect(readFileSync(path, 'utf8')).toBe('User-agent: googlebot-image\nAllow: /images/\nDisallow: /admin/\n\nUser-agent: googlebot\nDisallow: /images/\nDisallow: /admin/\n\nUser-agent: *\nDisallow: /admin/\nAllow: /\n')
+    expect(io.stdout).toEqual([
+      path,
+      '  fixed: wrote the reader-safe order (longest rule first, Allow first at equal length, groups whose token contains another\'s first, * last); the RFC 9309 meaning is unchanged',
+      '  left out 1 comment inside groups or after a record (line 7)',
+      '✔ no problems',
+    ])
+    const again = captureIo()
+    expect(lint({ file: path, fix: true }, again)).toBe(0)
+    expect(again.stdout.slice(1, 2)).toEqual(['  already in the reader-safe order: nothing written'])
+  })
+
+  it('reports the fix in JSON', () => {
+    const path = file(UNSAFE)
+    const io = captureIo()
+    expect(lint({ file: path, fix: true, json: true }, io)).toBe(0)
+    expect(jsonOf(io)).toEqual({ ok: true, file: path, fixed: { written: true, droppedComments: [7], droppedLines: [] }, diagnostics: [] })
+  })
+
+  // The file robots-edge serves from the config is reader-safe already: --fix needs a file.
+  it('refuses --fix without a file, and --fix on other commands', async () => {
+    expect(() => lint({ fix: true, config: { rules: { userAgent: '*' } } }, captureIo())).toThrow(UsageError)
+    const io = captureIo()
+    expect(await run(['lint', '--fix'], io)).toBe(2)
+    expect(io.stderr[0]).toBe('robots-edge: --fix needs a robots.txt file: the file robots-edge renders from the config is written in the reader-safe order already.')
+    const check = captureIo()
+    expect(await run(['check', 'x', '/', '--fix'], check)).toBe(2)
+    expect(check.stderr[0]).toBe('robots-edge: check takes no --fix.')
+  })
+
+  // A file that can be read but not replaced (its directory takes no new files, even for root) is an error that names it.
+  it('reports a file it cannot write, and leaves it whole', () => {
+    expect(() => lint({ file: '/proc/self/status', fix: true }, captureIo())).toThrow(/^cannot write \/proc\/self\/status: E[A-Z]+$/)
   })
 })

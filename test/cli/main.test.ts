@@ -12,7 +12,7 @@ describe('run: dispatch', () => {
   it('runs a command with its arguments and options', async () => {
     const io = captureIo()
     expect(await run(['check', 'AcmeBot', '/x', '--config', SMALL, '--json'], io)).toBe(0)
-    expect(jsonOf(io)).toMatchObject({ verdict: { allowed: false, group: 'acmebot', rule: { line: 5, text: 'Disallow: /' } } })
+    expect(jsonOf(io)).toMatchObject({ verdict: { allowed: false, group: 'acmebot', rule: { line: 2, text: 'Disallow: /' } } })
   })
 
   it('loads ./robots.config.ts by default', async () => {

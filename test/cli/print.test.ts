@@ -51,7 +51,7 @@ describe('print', () => {
     const noColor = captureIo({ isTTY: true, env: { NO_COLOR: '1' } })
     print({ config }, noColor)
     expect(noColor.stdout[0]).toMatch(/^robots\.txt for localhost \(production\) · \d+ bytes · version [0-9a-f]{16}$/)
-    expect(noColor.stdout.slice(1, 4)).toEqual(['1 │ # hello', '2 │', '3 │ User-agent: *'])
+    expect(noColor.stdout.slice(1, 4)).toEqual(['1 │ # hello', '2 │', '3 │ User-agent: GPTBot'])
     expect(noColor.text()).not.toContain('\x1b[')
   })
 

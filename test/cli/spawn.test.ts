@@ -11,7 +11,7 @@ describe('the CLI as a process', () => {
   it('npx tsx scripts/robots.ts prints the file and exits 2 on an unknown command', () => {
     const printed = spawnSync('npx', ['tsx', 'scripts/robots.ts', 'print', '--config', 'test/cli/fixtures/small.config.ts'], options)
     expect(printed.status).toBe(0)
-    expect(printed.stdout).toBe('User-agent: *\nDisallow: /private/\n\nUser-agent: AcmeBot\nDisallow: /\n')
+    expect(printed.stdout).toBe('User-agent: AcmeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n')
     const unknown = spawnSync('npx', ['tsx', 'scripts/robots.ts', 'frobnicate'], options)
     expect(unknown.status).toBe(2)
     expect(unknown.stdout).toBe('')

@@ -79,7 +79,8 @@ function unmergedModel(c: RobotsConfig): RobotsTxtModel {
   }
 }
 
-describe('served text and config agree (property)', () => {
+// Hundreds of generated configs each: a few seconds on a quiet machine, more on 2 shared cores.
+describe('served text and config agree (property)', { timeout: 60_000 }, () => {
   it('the generator makes only valid configs', () => {
     fc.assert(fc.property(config, (c) => validateConfig(c).errors.length === 0), { numRuns: 500 })
   })

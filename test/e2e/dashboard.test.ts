@@ -2,15 +2,13 @@
 // traffic over HTTP, records it in D1, and the dashboard shows it in
 // headless Chromium: the tables, the charts, the drill-down, the token, and
 // a User-Agent carrying markup that must stay text.
-import { existsSync } from 'node:fs'
 import { request } from 'node:http'
 import { gzipSync } from 'node:zlib'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ipRangeEntries } from '../../scripts/simulate/ip-ranges.ts'
 import { startBuiltWorker, type RunningWorker } from './worker.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
 const TOKEN = 'e2e-admin-token'
 const UA = {
   gptbot: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
@@ -85,12 +83,10 @@ async function addHistory(liveSince: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (apt-get update && apt-get install -y --no-install-recommends chromium); CI's .ci/run does.`)
-  }
   worker = await startBuiltWorker({ ROBOTS_ADMIN_TOKEN: TOKEN, IP_HASH_SALT: 'e2e-salt' })
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    // Found, or installed, by test/e2e/chromium.ts (the project's global setup).
+    executablePath: inject('chromium'),
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   })
   // Google's common crawlers', Bing's and OpenAI's lists, before the first request loads them.

@@ -68,10 +68,15 @@ describe('lintRobotsTxt: parser diagnostics', () => {
   })
 
   // A user-agent value read only in part is a warning naming the whole value.
+  // Readers that compare the whole value match no crawler with it (they cut the crawler's name at "/"): a reader difference too.
   it('warns about a truncated user-agent value', () => {
-    expect(lintRobotsTxt(txt('User-agent: Googlebot/2.1', 'Disallow: /x'))).toEqual([
-      { code: 'agent-value-truncated', severity: 'warning', line: 1, message: expect.stringContaining('"Googlebot/2.1"'), fix: expect.any(String) },
+    expect(lintRobotsTxt(txt('User-agent: Googlebot/2.1', 'Disallow: /x')).map(brief)).toEqual([
+      ['agent-value-truncated', 'warning', 1],
+      ['reader-group', 'warning', 2],
     ])
+    expect(lintRobotsTxt(txt('User-agent: Googlebot/2.1', 'Disallow: /x'))[0]).toEqual(
+      { code: 'agent-value-truncated', severity: 'warning', line: 1, message: expect.stringContaining('"Googlebot/2.1"'), fix: expect.any(String) },
+    )
   })
 
   // RFC 9309 §2.2.2: a pattern that starts with neither `/` nor `*` never matches, an error whose fix adds the slash.
@@ -111,7 +116,7 @@ describe('lintRobotsTxt: parser diagnostics', () => {
 
   // A clean file has nothing to report.
   it('reports nothing for a clean file', () => {
-    expect(lintRobotsTxt(txt('User-agent: *', 'Disallow: /admin/', 'Allow: /admin/public/', '', 'Sitemap: https://example.com/sitemap.xml'))).toEqual([])
+    expect(lintRobotsTxt(txt('User-agent: googlebot', 'Disallow: /admin/', 'Disallow: /tmp/', '', 'User-agent: *', 'Disallow: /admin/', '', 'Sitemap: https://example.com/sitemap.xml'))).toEqual([])
   })
 })
 
@@ -191,6 +196,7 @@ describe('lintRobotsTxt: order', () => {
       ['missing-colon', 'warning', 3],
       ['typo-accepted', 'warning', 3],
       ['crawl-delay', 'warning', 4],
+      ['crawl-delay-ignored', 'warning', 4],
       ['unknown-key', 'info', 5],
       ['empty-group', 'warning', 6],
     ])

@@ -63,15 +63,43 @@ function reference(file: string, rawPath: string): { allowed: boolean; line: num
   return { allowed: best.allow || best.priority === 0, line: best.line }
 }
 
+/**
+ * A matcher scans a token's rules for its first check and indexes them for
+ * the next (src/robots/token-rules.ts): a warmed matcher answers from the index.
+ */
+function warmed(file: string): ReturnType<typeof compileRobotsTxt> {
+  const robots = compileRobotsTxt(file)
+  robots.check('anybot', '/')
+  return robots
+}
+
 describe('the optimised matcher agrees with a naive reference', () => {
-  it('for random rules and random raw paths', () => {
+  it('for random rules and random raw paths, scanned and indexed', () => {
     fc.assert(
       fc.property(fileArb, pathArb, (file, path) => {
         fc.pre(!path.startsWith('/robots.txt'))
-        const verdict = compileRobotsTxt(file).check('anybot', path)
-        expect({ allowed: verdict.allowed, line: verdict.rule?.line ?? 0 }).toEqual(reference(file, path))
+        const expected = reference(file, path)
+        for (const verdict of [compileRobotsTxt(file).check('anybot', path), warmed(file).check('anybot', path)]) {
+          expect({ allowed: verdict.allowed, line: verdict.rule?.line ?? 0 }).toEqual(expected)
+        }
       }),
       { numRuns: 5000 },
+    )
+  })
+
+  // The same on full URLs, with queries and fragments, read in place.
+  it('for random rules and URLs', () => {
+    const urlArb = fc.tuple(fc.constantFrom('https://example.com', 'http://a.b:8080', '//example.com', ''), pathArb, fc.constantFrom('', '#frag', '#/x/%41', '?q=1#f'))
+    fc.assert(
+      fc.property(fileArb, urlArb, (file, [origin, path, tail]) => {
+        fc.pre(!path.startsWith('/robots.txt'))
+        const url = origin + path + tail
+        const expected = reference(file, url)
+        expect(compileRobotsTxt(file).check('anybot', url)).toEqual(warmed(file).check('anybot', url))
+        const verdict = warmed(file).check('anybot', url)
+        expect({ allowed: verdict.allowed, line: verdict.rule?.line ?? 0 }).toEqual(expected)
+      }),
+      { numRuns: 3000 },
     )
   })
 })
@@ -80,8 +108,7 @@ describe('a raw path and its normalised form get the same verdict', () => {
   it('for random rules and random paths', () => {
     fc.assert(
       fc.property(fileArb, pathArb, (file, path) => {
-        const robots = compileRobotsTxt(file)
-        expect(robots.check('anybot', path)).toEqual(robots.check('anybot', normalizeEncoding(path)))
+        for (const robots of [compileRobotsTxt(file), warmed(file)]) expect(robots.check('anybot', path)).toEqual(robots.check('anybot', normalizeEncoding(path)))
       }),
       { numRuns: 3000 },
     )
@@ -98,9 +125,10 @@ describe('a raw path and its normalised form get the same verdict', () => {
     ['/*/%C3', '/x/é'],
   ])('pattern %s against %s', (pattern, path) => {
     const file = `User-agent: *\nDisallow: ${pattern}\n`
-    const robots = compileRobotsTxt(file)
-    const canonical = robots.check('anybot', normalizeEncoding(path))
-    expect(robots.check('anybot', path)).toEqual(canonical)
-    expect(canonical.allowed).toBe(reference(file, path).allowed)
+    for (const robots of [compileRobotsTxt(file), warmed(file)]) {
+      const canonical = robots.check('anybot', normalizeEncoding(path))
+      expect(robots.check('anybot', path)).toEqual(canonical)
+      expect(canonical.allowed).toBe(reference(file, path).allowed)
+    }
   })
 })

@@ -149,7 +149,6 @@ describe('serializeRobotsTxt: round trip', () => {
   // A parsed file written back must name the same crawlers: a user-agent value that names none (RFC 9309 §2.2.1) must not become `*` or a token.
   it.each([
     ['\u00A0*', 'anybot'],
-    ['\uFEFFgooglebot', 'googlebot'],
     ['\u2003googlebot', 'googlebot'],
   ])('keeps the user-agent value %j naming no crawler', (value, crawler) => {
     const body = txt(`User-agent: ${value}`, 'Disallow: /')
@@ -158,6 +157,21 @@ describe('serializeRobotsTxt: round trip', () => {
     const written = serializeRobotsTxt(parsed)
     expect(compileRobotsTxt(written).check(crawler, '/x')).toEqual({ allowed: true, group: null, rule: null })
     expect(withoutLines(parseRobotsTxt(written))).toEqual(withoutLines(parsed))
+  })
+
+  // An invisible or bidi character in a user-agent value is written
+  // percent-encoded: `%` ends a product token just as the character did, so
+  // the value names the same crawler (or none), and no raw character is served.
+  it.each([
+    ['\uFEFFgooglebot', 'googlebot', null, 'User-agent: %EF%BB%BFgooglebot'],
+    ['*\u200B', 'anybot', null, 'User-agent: *%E2%80%8B'],
+    ['google\u202Ebot', 'google', 'google', 'User-agent: google%E2%80%AEbot'],
+  ])('writes the user-agent value %j percent-encoded, naming the same crawler', (value, crawler, group, line) => {
+    const model: RobotsTxtModel = { groups: [{ userAgents: [value], rules: [{ type: 'disallow', pattern: '/' }], other: [] }], sitemaps: [], other: [] }
+    const written = serializeRobotsTxt(model)
+    expect(written.split('\n')[0]).toBe(line)
+    expect(compileRobotsTxt(written).check(crawler, '/x').group).toBe(group)
+    expect(compileRobotsTxt(model).check(crawler, '/x').group).toBe(group)
   })
 })
 
@@ -178,6 +192,41 @@ describe('serializeRobotsTxt: no injected records', () => {
     expect(parsed.groups).toHaveLength(1)
     expect(parsed.groups[0]?.rules).toHaveLength(1)
     expect(compileRobotsTxt(text).check('evil', '/x')).toEqual({ allowed: true, group: '*', rule: null })
+  })
+
+  // Python's splitlines() also breaks at U+2028, U+2029, U+0085, U+000B,
+  // U+000C and U+001C-U+001E: in a pattern they are percent-encoded too (the
+  // matcher reads a raw non-ASCII character as its octets, so the meaning is
+  // kept), and controls, bidi and invisible characters with them.
+  it.each([
+    ['/a\u2028Disallow: /', 'Disallow: /a%E2%80%A8Disallow: /'],
+    ['/a\u2029b', 'Disallow: /a%E2%80%A9b'],
+    ['/a\u0085b\u000bc\u000cd\u001ce', 'Disallow: /a%C2%85b%0Bc%0Cd%1Ce'],
+    ['/\u009b\u202e\u200b', 'Disallow: /%C2%9B%E2%80%AE%E2%80%8B'],
+  ])('encodes the pattern %j for every reader', (pattern, line) => {
+    const model: RobotsTxtModel = { groups: [group(['*'], [{ type: 'disallow', pattern }])], sitemaps: [], other: [] }
+    const text = serializeRobotsTxt(model)
+    expect(text).toBe(txt('User-agent: *', line))
+    expect(text.split(/\r\n|[\n\v\f\r\x1c-\x1e\x85\u2028\u2029]/)).toHaveLength(3)
+    // The URL as a crawler sends it, percent-encoded.
+    const url = line.slice('Disallow: '.length)
+    expect(compileRobotsTxt(text).check('x', url)).toEqual({ allowed: false, group: '*', rule: { type: 'disallow', pattern: url, line: 2 } })
+  })
+
+  // A header, comment or value with a reader's line break cannot add a line either.
+  it('splits comments and cuts values at every reader\'s line breaks', () => {
+    const m: RobotsTxtModel = {
+      header: 'hi\u2028User-agent: *\u2029Disallow: /\u0085x',
+      other: [{ key: 'Host', value: 'example.com\u2028Disallow: /' }],
+      groups: [{ ...group(['googlebot\u001eDisallow: /'], [{ type: 'allow', pattern: '/' }], [{ key: 'Crawl-delay', value: '5\u000bx' }]), comment: 'note\u202e\u2028Disallow: /' }],
+      sitemaps: ['https://example.com/s.xml\u2029Disallow: /'],
+    }
+    expect(serializeRobotsTxt(m)).toBe(txt(
+      '# hi', '# User-agent: *', '# Disallow: /', '# x', '',
+      'Host: example.com', '',
+      '# note', '# Disallow: /', 'User-agent: googlebot', 'Crawl-delay: 5', 'Allow: /', '',
+      'Sitemap: https://example.com/s.xml',
+    ))
   })
 
   // `#` written as `%23` still blocks the URL that has it encoded.

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { rm } from 'node:fs/promises'
+import { afterAll, describe, expect, it } from 'vitest'
 import config from '../../robots.config.ts'
 import { chooseConnections, loadtest, type Step } from '../../scripts/loadtest/run.ts'
 import { buildWorkload, expectationFor } from '../../scripts/loadtest/workload.ts'
@@ -51,6 +52,9 @@ describe('loadtest: a short run against the built Worker (Miniflare)', () => {
   // 16 concurrent connections: enough overlap that a D1 write started by one
   // request would be continued by another if the recorder chained them (a
   // bug that once lost whole batches: workerd refuses such I/O).
+  // The bundle is this test's alone: leave nothing behind in dist/.
+  afterAll(() => rm('dist/test-loadtest', { recursive: true, force: true }))
+
   it('has no errors and records every crawler request', async () => {
     const result = await loadtest({ seconds: 5, connections: 16, stepSeconds: 0.5, outdir: 'dist/test-loadtest' })
     expect(result.errors).toBe(0)

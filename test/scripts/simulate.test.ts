@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLIENTS } from '../../scripts/simulate/clients.ts'
 import { formatReport } from '../../scripts/simulate/report.ts'
@@ -114,6 +115,8 @@ describe('simulate: the ledger of the built Worker (Miniflare)', () => {
   }, 120_000)
   afterAll(async () => {
     await worker?.dispose()
+    // The bundle is this test's alone: leave nothing behind in dist/.
+    await rm('dist/test-simulate', { recursive: true, force: true })
   })
 
   it('records every judged request: one event per crawler or tool request, none lost', () => {

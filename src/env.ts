@@ -1,0 +1,44 @@
+/**
+ * The bindings, vars and secrets robots-edge reads from a Worker's `env`.
+ * Every one is optional: a Worker that declares none still serves
+ * /robots.txt and guards requests in production; each missing binding turns
+ * one feature off (`bindingNotices` says which, once per isolate).
+ *
+ * It is written here rather than taken from `wrangler types`, because a
+ * consumer's own `Env` names its own bindings: robots-edge accepts any `env`
+ * and reads these names from it.
+ */
+export interface RobotsEdgeEnv {
+  /** The compliance ledger (D1, with the package's migrations). Unset: nothing is recorded. */
+  DB?: D1Database
+  /** Operators' published IP ranges, refreshed by the cron. Unset: claims are checked only by Cloudflare's verified-bot signal. */
+  ROBOTS_KV?: KVNamespace
+  /** Optional second sink for busy sites (Workers Analytics Engine). Unset: D1 only. */
+  ROBOTS_AE?: AnalyticsEngineDataset
+  /** The deployment's environment. Unset: `production`. */
+  ROBOTS_ENV?: string
+  /** Where the template Worker sends requests that pass. Unset: the zone's origin. Not read by `withRobotsEdge` or `robotsEdge()`. */
+  ORIGIN?: string
+  /** Bearer token for /_robots/ (the report and dashboard). Unset: those paths answer 401. */
+  ROBOTS_ADMIN_TOKEN?: string
+  /** Salt for hashing client IPs in the ledger. Unset: no IP hash is stored. */
+  IP_HASH_SALT?: string
+  /** Account id for reading the Analytics Engine dataset through its SQL API. Unset: that report is off. */
+  AE_ACCOUNT_ID?: string
+  /** API token with Account Analytics Read, for the same. */
+  AE_API_TOKEN?: string
+  /** The dataset name, when not `robots_edge_events`. */
+  AE_DATASET?: string
+}
+
+/** A D1 binding, checked by shape: a consumer's `env` may hold anything under that name. */
+export function d1Of(env: unknown): D1Database | undefined {
+  const db = (env as RobotsEdgeEnv | undefined)?.DB
+  return typeof db?.prepare === 'function' && typeof db.batch === 'function' ? db : undefined
+}
+
+/** A KV binding, checked by shape. */
+export function kvOf(env: unknown): KVNamespace | undefined {
+  const kv = (env as RobotsEdgeEnv | undefined)?.ROBOTS_KV
+  return typeof kv?.get === 'function' && typeof kv.put === 'function' ? kv : undefined
+}

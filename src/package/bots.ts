@@ -1,0 +1,11 @@
+/**
+ * robots-edge/bots: who is asking. `identifyAgent(userAgent)` names the
+ * crawler or tool a User-Agent header belongs to and the product tokens it
+ * obeys; `registry` and `agents` are the typed data behind it.
+ *
+ * @example
+ * import { identifyAgent } from 'robots-edge/bots'
+ * identifyAgent('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')?.tokens
+ * // ['googlebot']
+ */
+export * from '../bots/index.ts'

@@ -1,0 +1,40 @@
+/**
+ * robots-edge for Hono apps: `robotsEdge(config, options?)` is the whole
+ * of it as one middleware in front of the app's own routes; `robotsTxt()`
+ * and `botGuard()` are its parts, sharing one `createPolicies(config)`.
+ *
+ * @example
+ * import { Hono } from 'hono'
+ * import { robotsEdge } from 'robots-edge/hono'
+ * import config from './robots.config.ts'
+ *
+ * const edge = robotsEdge(config)
+ * const app = new Hono()
+ * app.use(edge)
+ * app.get('/', (c) => c.text(c.get('robotsVerdict')?.action === 'pass' ? 'Hello, crawler' : 'Hello'))
+ * export default { fetch: app.fetch, scheduled: edge.scheduled }
+ *
+ * @example
+ * // The parts: robots.txt and the guard, without storage or the report.
+ * import { botGuard, createPolicies, robotsTxt } from 'robots-edge/hono'
+ * const policies = createPolicies(config)
+ * app.use(robotsTxt({ policies }))
+ * app.use(botGuard({ policies, record: (event) => console.log(event) }))
+ */
+import type { RobotsJudgment } from '../middleware/bot-guard.ts'
+
+export { robotsEdge, type AppEnv, type RecordFn, type RobotsEdgeMiddleware, type RobotsEdgeOptions, type ScheduledFn, type VerifyFn } from '../edge.ts'
+export { robotsTxt, type RobotsTxtOptions } from '../middleware/robots-txt.ts'
+export { botGuard, type BotGuardEnv, type BotGuardOptions, type RobotsJudgment } from '../middleware/bot-guard.ts'
+export { createPolicies, type Policies, type Policy } from '../config/index.ts'
+export type { RobotsEdgeEnv } from '../env.ts'
+
+declare module 'hono' {
+  // Every app that imports robots-edge/hono can read the verdict with
+  // `c.get('robotsVerdict')`, whatever its own Variables (as hono's own
+  // middleware declare theirs).
+  interface ContextVariableMap {
+    /** The guard's judgment of this request: set for each crawler it judged; unset for people. */
+    robotsVerdict?: RobotsJudgment
+  }
+}

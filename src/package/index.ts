@@ -1,0 +1,29 @@
+/**
+ * robots-edge: one typed robots.config.ts, served as /robots.txt and
+ * enforced on every request, on Cloudflare Workers.
+ *
+ * - `defineConfig` and `agents`: write the policy (robots.config.ts).
+ * - `withRobotsEdge(config, handler)`: put robots-edge in front of any
+ *   module Worker (Astro, SvelteKit, React Router, OpenNext, your own).
+ * - `createWorker(config, deps?)`: the whole standalone Worker, in front of
+ *   a site's origin.
+ *
+ * For Hono apps, `robots-edge/hono`; the RFC 9309 engine alone,
+ * `robots-edge/engine`; the crawler registry, `robots-edge/bots`.
+ *
+ * @example
+ * // robots.config.ts
+ * import { agents, defineConfig } from 'robots-edge'
+ * export default defineConfig({
+ *   rules: [
+ *     { userAgent: '*', allow: '/', disallow: '/admin/' },
+ *     { userAgent: agents.aiTraining, disallow: '/', guard: 'block' },
+ *   ],
+ *   guard: { mode: 'log' },
+ * })
+ */
+export * from './config.ts'
+export { createWorker, withRobotsEdge, type AppDeps } from '../app.ts'
+export type { AppEnv, RecordFn, VerifyFn } from '../edge.ts'
+export type { RobotsEdgeEnv } from '../env.ts'
+export type { JudgedRequest, Verification } from '../events.ts'
