@@ -45,6 +45,7 @@ function row(name: string, r: SizeResult): string[] {
   return [
     name, num(r.writeRate), r.rowsWrittenPerEvent.toFixed(2), r.writeRowsReadPerEvent.toFixed(1), num(r.bytesPerEvent), ms(r.report24h.ms), num(r.report24h.rowsRead),
     ms(r.report7d.ms), num(r.report7d.rowsRead), ms(r.drill.ms), ms(r.drillOtherHost.ms), ms(r.cron.ms),
+    r.replay ? `${ms(r.replay.ms)} (${num(r.replay.shapes)} shapes, ${num(r.replay.rowsRead)} rows)` : 'n/a',
     r.checks.length === 0 ? 'n/a' : `${r.checks.filter((c) => c.counted === c.seeded && c.verdictOk).length}/${r.checks.length}`,
   ]
 }
@@ -56,7 +57,7 @@ const baselineRef = flag('ref', BASELINE_REF)
 const work = mkdtempSync(join(tmpdir(), 'robots-edge-bench-ledger-'))
 const misses: string[] = []
 const rows: string[][] = [[
-  'ledger', 'write ev/s', 'rows w/ev', 'rows r/ev', 'bytes/ev', '24h report', 'rows read', '7d report', 'rows read', 'drill', 'drill, other host', 'cron', 'agents right',
+  'ledger', 'write ev/s', 'rows w/ev', 'rows r/ev', 'bytes/ev', '24h report', 'rows read', '7d report', 'rows read', 'drill', 'drill, other host', 'cron', '7d replay', 'agents right',
 ]]
 try {
   console.log(`robots-edge ledger bench, node ${process.version}, ${new Date().toISOString()}, batches of ${batch}`)
