@@ -34,7 +34,7 @@ export interface HistoryOptions extends LedgerSourceOptions {
 const SHOWN = 12
 const MIN_PREFIX = 4
 
-const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString().slice(0, 16).replace('T', ' '))
+const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ')
 const hostQuery = (host: string | undefined) => (host ? `?host=${encodeURIComponent(host)}` : '')
 
 const readHistory = async (api: LedgerApi, host: string | undefined) => readJson<HistoryDocument>(await api.call(`/history${hostQuery(host)}`), api.source)
@@ -53,11 +53,11 @@ export async function history(o: HistoryOptions, io: Io): Promise<number> {
     io.out('')
     io.out(style.bold(visible(h.host)))
     const rows = h.versions.map((v) => [
-      v.hash.slice(0, SHOWN), when(v.firstServed), when(v.lastUsed),
+      v.hash.slice(0, SHOWN), when(v.firstServed), v.lastUsed === null ? '-' : new Date(v.lastUsed).toISOString().slice(0, 10),
       v.deployment === null ? '-' : visible(v.deployment.tag ?? v.deployment.id.slice(0, 8)),
       String(v.lines), v.rulesChanged === null ? '?' : v.rulesChanged ? 'rules changed' : 'same rules', v.current ? style.green('served now') : '',
     ])
-    for (const line of columns([['Version', 'First served', 'Last used', 'Deployment', 'Lines', 'Change', ''], ...rows], '  ')) io.out(line)
+    for (const line of columns([['Version', 'First served', 'Last used (day)', 'Deployment', 'Lines', 'Change', ''], ...rows], '  ')) io.out(line)
   }
   if (doc.truncated) io.out(style.yellow('Older versions are not listed (the most one answer lists); use --host for one host.'))
   return 0
