@@ -27,7 +27,6 @@ export interface ImpactCommandOptions extends LedgerSourceOptions {
 /** POST /_robots/api/impact's answer (src/report/impact-queries.ts's ImpactReport, restated: a Workers module). */
 export type ImpactDocument = ReplayResult & {
   readonly days: { readonly since: number; readonly until: number }
-  readonly baseline: 'current' | 'recorded'
   readonly hosts: readonly { readonly host: string; readonly before: string | null; readonly after: string | null }[]
   readonly estimate: EstimateFacts & { readonly exact: boolean }
   readonly rowsRead: number
@@ -86,9 +85,8 @@ function directionLines(label: string, dir: ImpactDirection, style: Style, paint
 function agentLines(a: AgentImpact, style: Style): string[] {
   const who = [a.operator, a.category].filter(Boolean).map((s) => safe(s)).join(', ')
   const flag = a.protected && a.lost.requests > 0 ? ` ${style.red('PROTECTED, LOSES ACCESS')}` : a.protected ? ' · protected' : ''
-  const fetched = a.lastRobotsFetch === null ? '' : ` · last read robots.txt ${new Date(a.lastRobotsFetch).toISOString().slice(0, 16).replace('T', ' ')} UTC`
   return [
-    `${style.bold(safe(a.agentKey))}${who ? ` (${who})` : ''}${flag} · ${count(a.requests, 'request')}${a.replayed < a.requests ? `, ${num(a.replayed)} replayed` : ''}${fetched}`,
+    `${style.bold(safe(a.agentKey))}${who ? ` (${who})` : ''}${flag} · ${count(a.requests, 'request')}${a.replayed < a.requests ? `, ${num(a.replayed)} replayed` : ''}`,
     ...directionLines('newly disallowed', a.lost, style, style.red),
     ...directionLines('newly allowed', a.gained, style, style.yellow),
   ]
@@ -98,8 +96,7 @@ function agentLines(a: AgentImpact, style: Style): string[] {
 export function printImpact(doc: ImpactDocument, source: string, configSource: string, io: Io): void {
   const style = styleFor(io)
   const s = doc.summary
-  const against = doc.baseline === 'current' ? 'the robots.txt served now' : 'the robots.txt in force at each request'
-  io.out(`${style.bold('Impact')} of ${safe(configSource)} · ${safe(source)} · ${day(doc.days.since)} to ${day(doc.days.until - 1)} UTC · compared with ${against}`)
+  io.out(`${style.bold('Impact')} of ${safe(configSource)} · ${safe(source)} · ${day(doc.days.since)} to ${day(doc.days.until - 1)} UTC · compared with the robots.txt served now`)
   for (const h of doc.hosts) io.out(style.dim(`  ${safe(h.host)}: ${h.before?.slice(0, 8) ?? '(none stored)'} -> ${h.after?.slice(0, 8) ?? '(no candidate)'}${h.before !== null && h.before === h.after ? ' (unchanged)' : ''}`))
   io.out(`${s.changed} of ${count(s.agents, 'agent')} change · ${num(s.lost)} of ${num(s.requests)} requests newly disallowed, ${num(s.gained)} newly allowed · ${num(s.replayed)} requests replayed as ${count(s.shapes, 'distinct shape')}`)
   io.out(style.dim(`Coverage: ${describeEstimate(doc.estimate, s.requests, doc.days.since)}.`))

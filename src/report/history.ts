@@ -48,10 +48,10 @@ const COLUMNS = `host, hash, first_served AS firstServed, last_used AS lastUsed,
   recorded_at AS recordedAt, length(text) - length(replace(text, char(10), '')) + (substr(text, -1) <> char(10)) AS lines, length(text) AS characters`
 const LIST_SQL = `SELECT ${COLUMNS}, CASE WHEN sum(length(text)) OVER (ORDER BY first_served DESC, host, hash) <= ?3 THEN text END AS text
   FROM robots_versions WHERE ?1 IS NULL OR host = ?1 ORDER BY first_served DESC, host, hash LIMIT ?2`
-const ONE_SQL = `SELECT ${COLUMNS}, text FROM robots_versions WHERE host = ?1 AND hash = ?2`
-const PREVIOUS_SQL = `SELECT ${COLUMNS}, text FROM robots_versions WHERE host = ?1 AND first_served < (SELECT first_served FROM robots_versions WHERE host = ?1 AND hash = ?2)
-  ORDER BY first_served DESC LIMIT 1`
-const CURRENT_SQL = `SELECT hash FROM robots_versions WHERE host = ?1 ORDER BY coalesce(recorded_at, first_served) DESC, first_served DESC LIMIT 1`
+/** The version (first) and the one first served before it, each with the hash the host serves now: the one an isolate recorded last. */
+const ONE_SQL = `SELECT ${COLUMNS}, text, (SELECT hash FROM robots_versions WHERE host = ?1 ORDER BY coalesce(recorded_at, first_served) DESC, first_served DESC LIMIT 1) AS currentHash
+  FROM robots_versions WHERE host = ?1 AND (hash = ?2 OR first_served < (SELECT first_served FROM robots_versions WHERE host = ?1 AND hash = ?2))
+  ORDER BY hash = ?2 DESC, first_served DESC LIMIT 2`
 
 /** What a crawler obeys in a file: each group's product tokens and its rules, in file order. Comments, sitemaps and other records are left out. */
 export function rulesOf(text: string): string {
@@ -108,18 +108,14 @@ export interface VersionText {
 
 /** One version's text with the version before it, or null when the host has no such version. */
 export async function getVersionText(db: D1Database, host: string, hash: string): Promise<VersionText | null> {
-  const [one, previous, current] = await db.batch<VersionRow & { text: string }>([
-    db.prepare(ONE_SQL).bind(host.toLowerCase(), hash),
-    db.prepare(PREVIOUS_SQL).bind(host.toLowerCase(), hash),
-    db.prepare(CURRENT_SQL).bind(host.toLowerCase()),
-  ])
-  const row = one?.results[0]
-  if (!row) return null
-  const before = previous?.results[0] ?? null
+  const { results } = await db.prepare(ONE_SQL).bind(host.toLowerCase(), hash).all<VersionRow & { text: string; currentHash: string }>()
+  const row = results[0]
+  if (row?.hash !== hash) return null
+  const before = results[1] ?? null
   const changed = before === null ? true : rulesOf(row.text) !== rulesOf(before.text)
   return {
     host: row.host,
-    version: info(row, (current?.results[0] as { hash?: string } | undefined)?.hash === row.hash, changed),
+    version: info(row, row.currentHash === row.hash, changed),
     text: row.text,
     previous: before === null ? null : { hash: before.hash, firstServed: before.firstServed, text: before.text },
   }

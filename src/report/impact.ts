@@ -50,8 +50,6 @@ export interface ReplayInput {
   readonly exempt: ReadonlySet<string>
   /** Protected agents' tokens, lower case; `*` protects every agent. */
   readonly protect: ReadonlySet<string>
-  /** Each agent's last robots.txt fetch in the range (ms). */
-  readonly lastFetches?: ReadonlyMap<string, number>
 }
 
 /** Which group and rule decided, in which version. */
@@ -90,7 +88,6 @@ export interface AgentImpact extends ImpactAgentInfo {
   readonly requests: number
   /** Of them, judged again (the rest were beyond the ledger's caps, or have no robots.txt to compare with). */
   readonly replayed: number
-  readonly lastRobotsFetch: number | null
   readonly lost: ImpactDirection
   readonly gained: ImpactDirection
 }
@@ -253,7 +250,7 @@ export function replayImpact(input: ReplayInput): ReplayResult {
     return {
       agentKey, agentId: info?.agentId ?? null, kind: info?.kind ?? null, operator: info?.operator ?? null, category: info?.category ?? null,
       protected: isProtected(agentKey, a.tokens, input.protect), requests, replayed: a.replayed,
-      lastRobotsFetch: input.lastFetches?.get(agentKey) ?? null, lost: direction(a.lost, requests), gained: direction(a.gained, requests),
+      lost: direction(a.lost, requests), gained: direction(a.gained, requests),
     }
   })
   agents.sort(worstFirst)

@@ -10,7 +10,7 @@ import { agents } from '../bots/index.ts'
 import { DEFAULTS } from '../config/index.ts'
 import { MAX_FILE_BYTES } from '../robots/index.ts'
 import { getHistory, getVersionText } from './history.ts'
-import { getImpact, type Baseline, type ImpactFilter } from './impact-queries.ts'
+import { getImpact, type ImpactFilter } from './impact-queries.ts'
 import { BadParam, DAY, failure, HOST, hostParam, ledgerOf, PRINTABLE, readQuery, readRange, text } from './params.ts'
 
 /** The largest request body the impact route reads: a few candidate files. */
@@ -26,26 +26,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The body as text, refused beyond `max` bytes whether or not it says its length. */
 async function readBody(request: Request, max: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length') ?? NaN)
-  if (declared > max) throw new BadParam('body', `is ${declared} bytes; the most this route reads is ${max}`)
-  const reader = request.body?.getReader()
-  if (!reader) return ''
-  const chunks: Uint8Array[] = []
+  if (Number(request.headers.get('content-length')) > max) throw new BadParam('body', `is over ${max} bytes, the most this route reads`)
+  const decoder = new TextDecoder()
   let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      await reader.cancel()
-      throw new BadParam('body', `is over ${max} bytes, the most this route reads`)
-    }
-    chunks.push(value)
+  let text = ''
+  for await (const chunk of request.body ?? []) {
+    if ((size += chunk.byteLength) > max) throw new BadParam('body', `is over ${max} bytes, the most this route reads`)
+    text += decoder.decode(chunk, { stream: true })
   }
-  const bytes = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength)
-  return new TextDecoder().decode(bytes)
+  return text + decoder.decode()
 }
 
 function robotsTxt(name: string, value: unknown): string {
@@ -75,7 +64,7 @@ function tokensOf(name: string, value: unknown, fallback: readonly string[]): Se
   }))
 }
 
-const BODY_KEYS = ['robotsTxt', 'exempt', 'protect', 'baseline']
+const BODY_KEYS = ['robotsTxt', 'exempt', 'protect']
 
 /** The impact request: the range from the query, the candidate and the lists from the JSON body. Throws BadParam. */
 async function impactRequestOf(c: Context<AppEnv>, now: number) {
@@ -94,13 +83,11 @@ async function impactRequestOf(c: Context<AppEnv>, now: number) {
   }
   if (!isObject(body)) throw new BadParam('body', 'is not a JSON object')
   for (const key of Object.keys(body)) if (!BODY_KEYS.includes(key)) throw new BadParam(key.slice(0, 80), `unknown field; the body takes ${BODY_KEYS.join(', ')}`)
-  if (body.baseline !== undefined && body.baseline !== 'current' && body.baseline !== 'recorded') throw new BadParam('baseline', 'must be "current" or "recorded"')
   return {
     filter,
     candidates: candidatesOf(body.robotsTxt),
     exempt: tokensOf('exempt', body.exempt, DEFAULTS.guard.exempt),
     protect: tokensOf('protect', body.protect, agents.searchEngines),
-    baseline: (body.baseline ?? 'current') as Baseline,
   }
 }
 
