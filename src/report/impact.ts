@@ -117,53 +117,23 @@ export const MAX_CHANGES = 50
 const NO_GROUP: Verdict = { allowed: true, group: null, rule: null }
 
 /**
- * The verdict the guard would give, with `tokens` and whether `*` may judge
- * the agent (src/guard/judge.ts: no group, or `*` for an agent that does not
- * answer to it, allows).
- */
-export function replayVerdict(matcher: RobotsMatcher, tokens: readonly string[], wildcard: boolean, path: string): Verdict {
-  const group = matcher.groupFor(tokens)
-  if (group === null || (group === '*' && !wildcard)) return NO_GROUP
-  return checkEitherWay({ matcher }, tokens, path)
-}
-
-interface Selection {
-  /** The tokens the agent is judged by in a file (src/guard/judge.ts selectTokens). */
-  tokensFor(matcher: RobotsMatcher): readonly string[]
-  readonly wildcard: boolean
-}
-
-/**
- * How the guard chooses a shape's agent's tokens. The header is not kept, so
- * the names it carried that a config may name as a group are taken from the
- * registry (the agent's tokens and the names it sends): a user-triggered
- * fetcher (ChatGPT-User) obeys no token of its own, yet a group naming it
- * judges it.
- */
-function selectionOf(shape: Pick<ImpactShape, 'tokens'>, agentId: string | undefined, exempt: ReadonlySet<string>): Selection {
-  const entry = agentId === undefined ? undefined : getAgent(agentId)
-  const names = entry === undefined ? [] : [...entry.tokens, ...entry.uaNames.map((n) => n.toLowerCase())]
-  const chosen = new WeakMap<RobotsMatcher, readonly string[]>()
-  return {
-    wildcard: answersWildcard(agentId, shape.tokens, exempt),
-    tokensFor(matcher) {
-      let tokens = chosen.get(matcher)
-      if (!tokens) chosen.set(matcher, (tokens = withNamedGroups(shape.tokens, names, matcher)))
-      return tokens
-    },
-  }
-}
-
-/**
  * The verdict for a shape's agent and path in one file, as the guard gives
- * it for a request from that agent.
+ * it for a request from that agent (src/guard/judge.ts): its own tokens,
+ * then the names it sends that the file names as a group, else `*` unless
+ * the agent does not answer to it; no group allows. The header is not kept,
+ * so the names are the registry's (its tokens and the names it sends): a
+ * user-triggered fetcher (ChatGPT-User) obeys no token of its own, yet a
+ * group naming it judges it.
  *
  * @example
  * judgeShape(compileRobotsTxt('User-agent: ChatGPT-User\nDisallow: /\n'), { tokens: [], path: '/x' }, 'chatgpt-user', new Set(['chatgpt-user'])).allowed // false
  */
 export function judgeShape(matcher: RobotsMatcher, shape: Pick<ImpactShape, 'tokens' | 'path'>, agentId: string | undefined, exempt: ReadonlySet<string>): Verdict {
-  const selection = selectionOf(shape, agentId, exempt)
-  return replayVerdict(matcher, selection.tokensFor(matcher), selection.wildcard, shape.path)
+  const entry = agentId === undefined ? undefined : getAgent(agentId)
+  const tokens = withNamedGroups(shape.tokens, entry ? [...entry.tokens, ...entry.uaNames.map((n) => n.toLowerCase())] : [], matcher)
+  const group = matcher.groupFor(tokens)
+  if (group === null || (group === '*' && !answersWildcard(agentId, shape.tokens, exempt))) return NO_GROUP
+  return checkEitherWay({ matcher }, tokens, shape.path)
 }
 
 /** Whether `protect` names the agent: its key, or its own (first) token. */
@@ -222,7 +192,6 @@ export function replayImpact(input: ReplayInput): ReplayResult {
   }
   for (const t of input.totals) agentOf(t.agentKey, []).requests += t.requests
   const skipped = new Map<string, { host: string; requests: number; reason: 'no candidate' | 'no stored version' }>()
-  const selections = new Map<string, Selection>()
   for (const shape of input.shapes) {
     const a = agentOf(shape.agentKey, shape.tokens)
     if (a.tokens.length === 0) a.tokens = shape.tokens
@@ -236,11 +205,9 @@ export function replayImpact(input: ReplayInput): ReplayResult {
       continue
     }
     a.replayed += shape.requests
-    const selectionKey = `${shape.agentKey}\n${shape.tokens.join(' ')}`
-    let selection = selections.get(selectionKey)
-    if (!selection) selections.set(selectionKey, (selection = selectionOf(shape, input.agents.get(shape.agentKey)?.agentId ?? undefined, input.exempt)))
-    const was = replayVerdict(before.matcher, selection.tokensFor(before.matcher), selection.wildcard, shape.path)
-    const will = replayVerdict(after.matcher, selection.tokensFor(after.matcher), selection.wildcard, shape.path)
+    const id = input.agents.get(shape.agentKey)?.agentId ?? undefined
+    const was = judgeShape(before.matcher, shape, id, input.exempt)
+    const will = judgeShape(after.matcher, shape, id, input.exempt)
     if (was.allowed === will.allowed) continue
     note(was.allowed ? a.lost : a.gained, shape, decision(before, was), decision(after, will))
   }
