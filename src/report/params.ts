@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono'
 import type { AppEnv } from '../app.ts'
+import type { ReportFilter } from './types.ts'
 
 const HOUR = 3_600_000
 export const DAY = 24 * HOUR
@@ -79,6 +80,24 @@ export function readRange(q: ReadonlyMap<string, string>, now: number, defaultRa
   if (since >= until) throw new BadParam('since', `must be before until (${new Date(until).toISOString()})`)
   if (until - since > MAX_RANGE) throw new BadParam('since', `the range may cover at most ${MAX_RANGE / DAY} days`)
   return { since, until }
+}
+
+/**
+ * The range and filters of a query (`since`, `until`, `host`, `agent`, and
+ * `category` where `names` allows it; other allowed names are the caller's):
+ * the last 7 days by default.
+ */
+export function filterOf(url: URL, now: number, names: readonly string[]): ReportFilter {
+  const q = readQuery(url, names)
+  const filter: ReportFilter = readRange(q, now, 7 * DAY)
+  const host = hostParam(q.get('host'))
+  const agent = text('agent', q.get('agent'), 128, PRINTABLE, 'an agent key (gptbot)')
+  const category = text('category', q.get('category'), 64, PRINTABLE, 'a category (AI Crawler)')
+  if (host !== undefined) filter.host = host
+  // Product tokens compare case-insensitively (RFC 9309 §2.2.1), and agent keys are stored in lower case.
+  if (agent !== undefined) filter.agent = agent.toLowerCase()
+  if (category !== undefined) filter.category = category
+  return filter
 }
 
 /** Bad input is a 400 naming the parameter; a ledger that cannot be read is a 503, logged. Never a bare 500. */

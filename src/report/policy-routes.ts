@@ -11,7 +11,7 @@ import { DEFAULTS } from '../config/index.ts'
 import { MAX_FILE_BYTES } from '../robots/index.ts'
 import { getHistory, getVersionText } from './history.ts'
 import { getImpact, type ImpactFilter } from './impact-queries.ts'
-import { BadParam, DAY, failure, HOST, hostParam, ledgerOf, PRINTABLE, readQuery, readRange, text } from './params.ts'
+import { BadParam, failure, filterOf, HOST, hostParam, ledgerOf, readQuery, text } from './params.ts'
 
 /** The largest request body the impact route reads: a few candidate files. */
 export const MAX_IMPACT_BODY = 4 * 1024 * 1024
@@ -68,12 +68,7 @@ const BODY_KEYS = ['robotsTxt', 'exempt', 'protect']
 
 /** The impact request: the range from the query, the candidate and the lists from the JSON body. Throws BadParam. */
 async function impactRequestOf(c: Context<AppEnv>, now: number) {
-  const q = readQuery(new URL(c.req.url), ['since', 'until', 'host', 'agent'])
-  const filter: ImpactFilter = readRange(q, now, 7 * DAY)
-  const host = hostParam(q.get('host'))
-  const agent = text('agent', q.get('agent'), 128, PRINTABLE, 'an agent key (gptbot)')
-  if (host !== undefined) filter.host = host.toLowerCase()
-  if (agent !== undefined) filter.agent = agent.toLowerCase()
+  const filter: ImpactFilter = filterOf(new URL(c.req.url), now, ['since', 'until', 'host', 'agent'])
   let body: unknown
   try {
     body = JSON.parse(await readBody(c.req.raw, MAX_IMPACT_BODY))

@@ -16,7 +16,7 @@ import { AnalyticsEngineQueryError, getAnalyticsEngineReport, type AnalyticsEngi
 import { toCsv } from './csv.ts'
 import { renderDashboard } from './dashboard/shell.ts'
 import { getAgentRequests, getReport, MAX_PAGE } from './queries.ts'
-import { BadParam, DAY, failure, hostParam, ledgerOf, PRINTABLE, readQuery, readRange, text, time } from './params.ts'
+import { BadParam, DAY, failure, filterOf, hostParam, ledgerOf, PRINTABLE, readQuery, text, time } from './params.ts'
 import { policyRoutes } from './policy-routes.ts'
 import type { Report, ReportFilter, ReportSource } from './types.ts'
 
@@ -56,16 +56,7 @@ const ADMIN_HEADERS: Readonly<Record<string, string>> = {
 
 /** The report's filter from a query string; throws BadParam. Defaults to the week before `now`. `source` is read by sourceOf. */
 export function reportFilterOf(url: URL, now: number): ReportFilter {
-  const q = readQuery(url, ['since', 'until', 'host', 'agent', 'category', 'source'])
-  const filter: ReportFilter = readRange(q, now, DEFAULT_RANGE)
-  const host = hostParam(q.get('host'))
-  const agent = text('agent', q.get('agent'), 128, PRINTABLE, 'an agent key (gptbot)')
-  const category = text('category', q.get('category'), 64, PRINTABLE, 'a category (AI Crawler)')
-  if (host !== undefined) filter.host = host
-  // Product tokens compare case-insensitively (RFC 9309 §2.2.1), and agent keys are stored in lower case.
-  if (agent !== undefined) filter.agent = agent.toLowerCase()
-  if (category !== undefined) filter.category = category
-  return filter
+  return filterOf(url, now, ['since', 'until', 'host', 'agent', 'category', 'source'])
 }
 
 /** Where the report is read: `d1` (default) or `analytics-engine`. Throws BadParam. */
