@@ -84,7 +84,7 @@ export const commands: Readonly<Record<string, Command>> = {
     },
   },
   report: {
-    usage: '[--since 7d] [--until T] [--host H] [--agent A] [--category C] [--env E] [--url URL [--remote]]',
+    usage: '[--since 7d] [--until T] [--host H] [--agent A] [--category C] [--env E] [--url URL [--remote] | --remote URL]',
     summary: 'the compliance report per agent, from the local D1 (as npm run dev wrote it) or a running Worker',
     positionals: [0, 0],
     options: ['since', 'until', 'host', 'agent', 'category', 'env', 'url', 'remote', 'json'],

@@ -1,11 +1,13 @@
 /**
  * The ledger's API (/_robots/api) as the CLI reads it: from a running
  * Worker, local or deployed, with the admin token from ROBOTS_ADMIN_TOKEN
- * (the environment, or `.dev.vars` through the caller's shell), or from the
+ * (the environment; for a Worker on this machine, also `.dev.vars`), or from the
  * local D1 exactly as `npm run dev` leaves it, through the Worker's own
  * report routes run in-process. Local and remote answers come from one code
  * path.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { CliError, UsageError } from './errors.ts'
 import type { Io } from './io.ts'
 
@@ -18,6 +20,8 @@ export interface LedgerSourceOptions {
   readonly persistTo?: string | undefined
   /** Default: `fetch`. */
   readonly fetch?: typeof fetch | undefined
+  /** Where `.dev.vars` is read. Default: the working directory. */
+  readonly cwd?: string | undefined
 }
 
 export interface LedgerApi {
@@ -41,6 +45,25 @@ interface ReportRoutesModule {
 const loadRoutes = () => import('../../src/report/routes.ts' as string) as Promise<ReportRoutesModule>
 
 const API = '/_robots/api'
+const LOCAL = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/**
+ * The admin token: ROBOTS_ADMIN_TOKEN from the environment, else, for a
+ * Worker on this machine (`npm run dev`), from `.dev.vars`. A local secret
+ * is never sent to another host.
+ */
+function tokenFor(url: URL, io: Io, cwd = '.'): string | undefined {
+  const token = (io.env ?? process.env).ROBOTS_ADMIN_TOKEN
+  if (token || !LOCAL.has(url.hostname)) return token || undefined
+  let vars = ''
+  try {
+    vars = readFileSync(join(cwd, '.dev.vars'), 'utf8')
+  } catch {
+    return undefined
+  }
+  const line = vars.split(/\r?\n/).find((l) => l.startsWith('ROBOTS_ADMIN_TOKEN='))
+  return line?.slice('ROBOTS_ADMIN_TOKEN='.length).trim().replace(/^"(.*)"$/, '$1') || undefined
+}
 
 function remoteApi(o: LedgerSourceOptions, flag: string, io: Io): LedgerApi {
   let base: URL
@@ -50,7 +73,7 @@ function remoteApi(o: LedgerSourceOptions, flag: string, io: Io): LedgerApi {
     throw new UsageError(`${flag} "${o.url}" is not a URL: write https://robots-edge.example.workers.dev`)
   }
   if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new UsageError(`${flag} must be http(s), not ${base.protocol}`)
-  const token = (io.env ?? process.env).ROBOTS_ADMIN_TOKEN
+  const token = tokenFor(base, io, o.cwd)
   if (!token) throw new CliError('ROBOTS_ADMIN_TOKEN is not set: export the Worker\'s admin token (the ROBOTS_ADMIN_TOKEN secret) to read its ledger.')
   return {
     source: base.origin,

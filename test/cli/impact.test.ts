@@ -183,6 +183,20 @@ describe('impact --remote', () => {
   })
 })
 
+describe('the token of a Worker on this machine', () => {
+  it('is read from .dev.vars when ROBOTS_ADMIN_TOKEN is not set, and never sent to another host', async () => {
+    await writeFile(join(dir, '.dev.vars'), 'IP_HASH_SALT=x\nROBOTS_ADMIN_TOKEN="from-dev-vars"\n')
+    const seen: (string | null)[] = []
+    const fakeFetch = (async (_url: URL, init: RequestInit) => {
+      seen.push(new Headers(init.headers).get('authorization'))
+      return Response.json({ hosts: [], truncated: false })
+    }) as unknown as typeof fetch
+    expect(await history({ url: 'http://127.0.0.1:8787', cwd: dir, fetch: fakeFetch }, captureIo({ env: {} }))).toBe(0)
+    expect(seen).toEqual(['Bearer from-dev-vars'])
+    await expect(history({ url: 'https://w.example', cwd: dir, fetch: fakeFetch }, captureIo({ env: {} }))).rejects.toThrow(/ROBOTS_ADMIN_TOKEN is not set/)
+  })
+})
+
 describe('history and diff', { timeout: 120_000 }, () => {
   const v1 = contentHash(V1)
   const v2 = contentHash(V2)
