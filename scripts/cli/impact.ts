@@ -1,5 +1,5 @@
 import { resolveConfig, type ConfigInput } from '../../src/config/index.ts'
-import { describeEstimate, type AgentImpact, type EstimateFacts, type ImpactDirection, type ReplayResult, type VerdictChange } from '../../src/report/impact.ts'
+import type { AgentImpact, EstimateFacts, ImpactDirection, ReplayResult, VerdictChange } from '../../src/report/impact.ts'
 import { visible } from '../../src/report/visible.ts'
 import { CliError, UsageError } from './errors.ts'
 import { count, printJson } from './format.ts'
@@ -41,6 +41,18 @@ const safe = (text: string | null | undefined) => (text === null || text === und
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 const num = (n: number) => n.toLocaleString('en-US')
 const pct = (share: number) => `${(share * 100).toFixed(share > 0 && share < 0.001 ? 2 : 1)} %`
+
+const percent = (part: number, whole: number) => `${((part / Math.max(1, whole)) * 100).toFixed(1)} %`
+
+/** What the replay covers, in one sentence. */
+export function describeEstimate(e: EstimateFacts, requests: number, daysSince: number): string {
+  const parts: string[] = []
+  if (e.beyondCap > 0) parts.push(`${num(e.beyondCap)} requests (${percent(e.beyondCap, requests)}) were beyond ${num(e.shapeCap)} distinct paths per agent, host and day`)
+  if (e.beyondRead > 0) parts.push(`${num(e.beyondRead)} requests (${percent(e.beyondRead, requests)}) were in the least requested shapes, beyond the ${num(e.maxShapes)} one replay reads`)
+  const late = e.shapesSince > daysSince ? `request shapes are kept from ${new Date(e.shapesSince).toISOString().slice(0, 16).replace('T', ' ')} UTC on, so earlier requests are not in it` : ''
+  if (parts.length === 0) return late === '' ? 'exact: every request in the range was judged again' : `exact from then on: ${late}`
+  return `an estimate: ${parts.join('; ')}, and were not judged again, so the counts of changed requests are lower bounds${late ? `; ${late}` : ''}`
+}
 
 function failOnOf(value: string | undefined, env: Readonly<Record<string, string | undefined>>): FailOn {
   const v = value ?? (env.CI === 'true' ? 'protected' : 'none')

@@ -255,17 +255,3 @@ export interface EstimateFacts {
   /** Shapes are kept from this time on (ms; 0: since the ledger began). */
   readonly shapesSince: number
 }
-
-const count = (n: number) => n.toLocaleString('en-US')
-const pct = (part: number, whole: number) => `${((part / Math.max(1, whole)) * 100).toFixed(1)} %`
-
-/** What the replay covers, in one sentence. */
-export function describeEstimate(e: EstimateFacts, requests: number, daysSince: number): string {
-  const parts: string[] = []
-  if (e.beyondCap > 0) parts.push(`${count(e.beyondCap)} requests (${pct(e.beyondCap, requests)}) were beyond ${count(e.shapeCap)} distinct paths per agent, host and day`)
-  if (e.beyondRead > 0) parts.push(`${count(e.beyondRead)} requests (${pct(e.beyondRead, requests)}) were in the least requested shapes, beyond the ${count(e.maxShapes)} one replay reads`)
-  const late = e.shapesSince > daysSince ? `request shapes are kept from ${new Date(e.shapesSince).toISOString().slice(0, 16).replace('T', ' ')} UTC on, so earlier requests are not in it` : ''
-  if (parts.length === 0) return late === '' ? 'exact: every request in the range was judged again' : `exact from then on: ${late}`
-  return `an estimate: ${parts.join('; ')}, and were not judged again, so the counts of changed requests are lower bounds${late ? `; ${late}` : ''}`
-}
-
