@@ -11,6 +11,7 @@
  *   npm run bench:ledger                          # 100k, 1M and 3M; baseline at 100k
  *   npm run bench:ledger -- --sizes 100k,1m       # some sizes
  *   npm run bench:ledger -- --baseline none       # no baseline
+ *   npm run bench:ledger -- --ref main            # another commit as the baseline (default: the first version)
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -44,6 +45,7 @@ function row(name: string, r: SizeResult): string[] {
   return [
     name, num(r.writeRate), r.rowsWrittenPerEvent.toFixed(2), r.writeRowsReadPerEvent.toFixed(1), num(r.bytesPerEvent), ms(r.report24h.ms), num(r.report24h.rowsRead),
     ms(r.report7d.ms), num(r.report7d.rowsRead), ms(r.drill.ms), ms(r.drillOtherHost.ms), ms(r.cron.ms),
+    r.replay ? `${ms(r.replay.ms)} (${num(r.replay.shapes)} shapes, ${num(r.replay.rowsRead)} rows)` : 'n/a',
     r.checks.length === 0 ? 'n/a' : `${r.checks.filter((c) => c.counted === c.seeded && c.verdictOk).length}/${r.checks.length}`,
   ]
 }
@@ -51,10 +53,11 @@ function row(name: string, r: SizeResult): string[] {
 const only = sizes(flag('sizes', '100k,1m,3m'))
 const baselineSizes = flag('baseline', '100k') === 'none' ? [] : sizes(flag('baseline', '100k'))
 const batch = Number(flag('batch', '100'))
+const baselineRef = flag('ref', BASELINE_REF)
 const work = mkdtempSync(join(tmpdir(), 'robots-edge-bench-ledger-'))
 const misses: string[] = []
 const rows: string[][] = [[
-  'ledger', 'write ev/s', 'rows w/ev', 'rows r/ev', 'bytes/ev', '24h report', 'rows read', '7d report', 'rows read', 'drill', 'drill, other host', 'cron', 'agents right',
+  'ledger', 'write ev/s', 'rows w/ev', 'rows r/ev', 'bytes/ev', '24h report', 'rows read', '7d report', 'rows read', 'drill', 'drill, other host', 'cron', '7d replay', 'agents right',
 ]]
 try {
   console.log(`robots-edge ledger bench, node ${process.version}, ${new Date().toISOString()}, batches of ${batch}`)
@@ -62,15 +65,15 @@ try {
   let baseline: Bench | null = null
   if (baselineSizes.length > 0) {
     try {
-      baseline = await buildBench(work, BASELINE_REF)
+      baseline = await buildBench(work, baselineRef)
     } catch (error) {
-      console.log(`(no baseline: could not build commit ${BASELINE_REF}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`)
+      console.log(`(no baseline: could not build commit ${baselineRef}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`)
     }
   }
   for (const size of [...new Set([...only, ...baselineSizes])].sort((a, b) => a - b)) {
     if (baseline && baselineSizes.includes(size)) {
       const r = await runSize(baseline, size, batch, join(work, `base-${size}`), { baseline: true })
-      rows.push(row(`first version, ${label(size)}`, r))
+      rows.push(row(`${baselineRef === BASELINE_REF ? 'first version' : baselineRef}, ${label(size)}`, r))
     }
     if (!only.includes(size)) continue
     const r = await runSize(current, size, batch, join(work, `new-${size}`), { baseline: false })

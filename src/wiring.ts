@@ -10,7 +10,7 @@ import { createHostGate } from './storage/hosts.ts'
 import { createIpRangeLoader } from './storage/ip-range-loader.ts'
 import { refreshIpRanges } from './storage/ip-ranges.ts'
 import { createKeyDirectories } from './storage/key-directories.ts'
-import { pruneLedger, rollUpLedger } from './storage/ledger.ts'
+import { pruneLedger, rollUpLedger, type Deployment } from './storage/ledger.ts'
 import { collectStashedLosses, kvLossStash } from './storage/losses.ts'
 import { createRecorder, type Recorder } from './storage/recorder.ts'
 
@@ -32,6 +32,12 @@ export interface Wiring {
 }
 
 const envOf = (c: Context): RobotsEdgeEnv => c.env as RobotsEdgeEnv
+
+/** The Worker version serving this request, where wrangler.toml declares `[version_metadata]`. */
+function deploymentOf(env: RobotsEdgeEnv): Deployment | undefined {
+  const metadata = (env as Partial<Env>).CF_VERSION_METADATA
+  return metadata?.id ? { id: metadata.id, ...(metadata.tag ? { tag: metadata.tag } : {}) } : undefined
+}
 
 export function createWiring(): Wiring {
   let recorder: Recorder | undefined
@@ -69,8 +75,8 @@ export function createWiring(): Wiring {
       const signature = signatures.get(c.req.raw)
       const event = signature === undefined ? judged : { ...judged, signature }
       const r = recorderFor(env, database, policy)
-      // The report re-reads each version's text to judge rule changes.
-      r.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time })
+      // The report re-reads each version's text to judge rule changes; the history names the deployment.
+      r.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time, deployment: deploymentOf(env) })
       r.record(event)
       await r.flush()
     },

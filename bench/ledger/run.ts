@@ -13,6 +13,9 @@ import { Miniflare } from 'miniflare'
 import { unstable_splitSqlQuery } from 'wrangler'
 import { createWorkload, SPAN, START } from './workload.ts'
 
+/** The replay's candidate: the week's robots.txt with /articles/ disallowed for everyone. */
+const CANDIDATE = 'User-agent: *\nDisallow: /admin/\nDisallow: /private/\nDisallow: /drafts/\nDisallow: /articles/\nAllow: /\n'
+
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const DAY = 86_400_000
 
@@ -55,6 +58,8 @@ export interface SizeResult {
   drillOtherHost: Timed
   /** The cron's roll-up and pruning after the week was written. */
   cron: Timed
+  /** POST /_robots/api/impact over the week: a candidate disallowing /articles/ for everyone (null for the baseline, which has no replay). */
+  replay: (Timed & { shapes: number; lost: number }) | null
   coverage: string
   checks: { key: string; seeded: number; counted: number; verdict: string; expected: string; verdictOk: boolean }[]
 }
@@ -75,9 +80,10 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
       const statements: string[] = unstable_splitSqlQuery(readFileSync(join(bench.migrations, file), 'utf8'))
       await db.batch(statements.map((sql) => db.prepare(sql)))
     }
-    const call = async (path: string): Promise<{ body: Record<string, unknown>; ms: number; rowsRead: number }> => {
+    const call = async (path: string, payload?: object): Promise<{ body: Record<string, unknown>; ms: number; rowsRead: number }> => {
       const started = performance.now()
-      const res = await mf.dispatchFetch(`http://bench${path}`)
+      const init = payload === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload) }
+      const res = await mf.dispatchFetch(`http://bench${path}`, init)
       const text = await res.text()
       const ms = performance.now() - started
       if (!res.ok) throw new Error(`${path}: ${res.status} ${text.slice(0, 300)}`)
@@ -102,9 +108,9 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
       if (Number(body.written) === 0) break
     }
     process.stdout.write(` ${(writeMs / 1000).toFixed(0)} s; reading\n`)
-    const timed = async (path: string, runs = 3): Promise<Timed & { body: Record<string, unknown> }> => {
+    const timed = async (path: string, runs = 3, body?: object): Promise<Timed & { body: Record<string, unknown> }> => {
       const results = []
-      for (let i = 0; i < runs; i++) results.push(await call(path))
+      for (let i = 0; i < runs; i++) results.push(await call(path, body))
       return { ms: median(results.map((r) => r.ms)), rowsRead: results[0]!.rowsRead, body: results[0]!.body }
     }
     const end = START + SPAN
@@ -114,6 +120,8 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
     const day = await timed(`/_robots/api/report?since=${end - DAY}&until=${end}`)
     const drill = await timed('/_robots/api/agents/googlebot/requests?limit=50')
     const other = await timed('/_robots/api/agents/facebookexternalhit/requests?limit=50&host=b.example')
+    const impact = opts.baseline ? null : await timed(`/_robots/api/impact?since=${START}&until=${end}`, 3, { robotsTxt: CANDIDATE })
+    const summary = impact?.body.summary as { shapes: number; lost: number } | undefined
 
     const workload = createWorkload(total)
     while (workload.remaining > 0) workload.take(50_000)
@@ -132,6 +140,7 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
     return {
       writeRate: total / (writeMs / 1000), rowsWrittenPerEvent: rowsWritten / total, writeRowsReadPerEvent: writeRowsRead / total, bytesPerEvent: size / total,
       report24h: day, report7d: week, drill, drillOtherHost: other, cron: { ms: cron.ms, rowsRead: Number(cron.body.rowsRead) },
+      replay: impact && summary ? { ms: impact.ms, rowsRead: impact.rowsRead, shapes: summary.shapes, lost: summary.lost } : null,
       coverage: report.coverage?.summary ?? '(not stated)', checks,
     }
   } finally {

@@ -1,5 +1,8 @@
 import { check } from './check.ts'
 import { loadConfig } from './config.ts'
+import { UsageError } from './errors.ts'
+import { diff, history } from './history.ts'
+import { impact } from './impact.ts'
 import type { Io } from './io.ts'
 import { lint } from './lint.ts'
 import { print } from './print.ts'
@@ -7,7 +10,7 @@ import { report } from './report.ts'
 import { validate } from './validate.ts'
 
 /** Options every command may be given; each command lists those it reads. */
-export type OptionName = 'host' | 'env' | 'config' | 'json' | 'since' | 'until' | 'agent' | 'category' | 'url' | 'remote' | 'fix'
+export type OptionName = 'host' | 'env' | 'config' | 'json' | 'since' | 'until' | 'agent' | 'category' | 'url' | 'remote' | 'fix' | 'fail-on'
 
 export interface ParsedArgs {
   /** Arguments after the command name. */
@@ -15,7 +18,9 @@ export interface ParsedArgs {
   readonly values: {
     readonly host?: string | undefined; readonly env?: string | undefined; readonly config?: string | undefined; readonly json: boolean
     readonly since?: string | undefined; readonly until?: string | undefined; readonly agent?: string | undefined; readonly category?: string | undefined
-    readonly url?: string | undefined; readonly remote?: boolean | undefined; readonly fix?: boolean | undefined
+    /** '' when given bare (report's `--url URL --remote`). */
+    readonly url?: string | undefined; readonly remote?: string | undefined; readonly fix?: boolean | undefined
+    readonly failOn?: string | undefined
   }
 }
 
@@ -27,6 +32,13 @@ export interface Command {
   readonly positionals: readonly [number, number]
   readonly options: readonly OptionName[]
   run(args: ParsedArgs, io: Io): number | Promise<number>
+}
+
+/** `--remote URL` or `--url URL`: the Worker to read; neither reads the local D1. */
+function sourceUrl(values: ParsedArgs['values']): string | undefined {
+  if (values.remote === '') throw new UsageError('--remote needs the Worker\'s URL: --remote https://robots-edge.<account>.workers.dev')
+  if (values.remote !== undefined && values.url !== undefined && values.remote !== values.url) throw new UsageError('give the Worker\'s URL once: --remote URL or --url URL')
+  return values.remote ?? values.url
 }
 
 /**
@@ -72,10 +84,34 @@ export const commands: Readonly<Record<string, Command>> = {
     },
   },
   report: {
-    usage: '[--since 7d] [--until T] [--host H] [--agent A] [--category C] [--env E] [--url URL [--remote]]',
+    usage: '[--since 7d] [--until T] [--host H] [--agent A] [--category C] [--env E] [--url URL [--remote] | --remote URL]',
     summary: 'the compliance report per agent, from the local D1 (as npm run dev wrote it) or a running Worker',
     positionals: [0, 0],
     options: ['since', 'until', 'host', 'agent', 'category', 'env', 'url', 'remote', 'json'],
-    run: ({ values }, io) => report({ ...values }, io),
+    run: ({ values }, io) => report({ ...values, remote: values.remote !== undefined, url: values.url ?? (values.remote || undefined) }, io),
+  },
+  impact: {
+    usage: '[--since 7d] [--until T] [--host H] [--agent A] [--env E] [--remote URL] [--config FILE] [--fail-on protected|none]',
+    summary: 'replay the recorded crawler traffic against the working config: who would gain or lose access, by which rule',
+    positionals: [0, 0],
+    options: ['since', 'until', 'host', 'agent', 'env', 'remote', 'url', 'config', 'json', 'fail-on'],
+    run: async ({ values }, io) => {
+      const { input, source } = await loadConfig(values.config)
+      return impact({ ...values, url: sourceUrl(values), config: input, configSource: source }, io)
+    },
+  },
+  history: {
+    usage: '[--host H] [--remote URL]',
+    summary: 'every stored version of each host\'s robots.txt: when and by which deployment it was first served',
+    positionals: [0, 0],
+    options: ['host', 'env', 'remote', 'url', 'json'],
+    run: ({ values }, io) => history({ ...values, url: sourceUrl(values) }, io),
+  },
+  diff: {
+    usage: '<from> [<to>] [--host H] [--remote URL]',
+    summary: 'the line diff of two stored robots.txt versions (hash prefixes, as history lists them); one: against the version before it',
+    positionals: [1, 2],
+    options: ['host', 'env', 'remote', 'url', 'json'],
+    run: ({ positionals: [from = '', to], values }, io) => diff({ ...values, from, to, url: sourceUrl(values) }, io),
   },
 }

@@ -16,7 +16,9 @@ const OPTIONS = {
   agent: { type: 'string' },
   category: { type: 'string' },
   url: { type: 'string' },
-  remote: { type: 'boolean' },
+  // A string: `impact --remote URL`. A bare `--remote` (report's `--url URL --remote`) reads as '' (bareRemote).
+  remote: { type: 'string' },
+  'fail-on': { type: 'string' },
   fix: { type: 'boolean' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
@@ -31,7 +33,8 @@ const OPTION_HELP: Record<OptionName | 'help', [string, string]> = {
   agent: ['--agent <key>', 'one agent only (its registry id or product token, e.g. gptbot)'],
   category: ['--category <name>', 'one category only, e.g. "AI Crawler"'],
   url: ['--url <url>', 'read the report API of a running Worker (token in ROBOTS_ADMIN_TOKEN)'],
-  remote: ['--remote', 'read the deployed Worker (needs --url) instead of the local D1'],
+  remote: ['--remote <url>', 'read the deployed Worker at this URL (token in ROBOTS_ADMIN_TOKEN) instead of the local D1'],
+  'fail-on': ['--fail-on <what>', 'protected: exit 1 when a protected agent loses access; none: never (default: protected when CI=true)'],
   fix: ['--fix', 'rewrite the file in the order every reader agrees on (same RFC 9309 meaning)'],
   help: ['-h, --help', 'show this help'],
 }
@@ -62,6 +65,11 @@ function commandUsage(name: string, command: Command): string[] {
   ]
 }
 
+/** `--remote` followed by nothing or by another option is the flag report has always taken: given as `--remote=`. */
+function bareRemote(argv: readonly string[]): string[] {
+  return argv.map((arg, i) => (arg === '--remote' && (i === argv.length - 1 || argv[i + 1]!.startsWith('-')) ? '--remote=' : arg))
+}
+
 function usageError(message: string, lines: string[], io: Io): number {
   io.err(`${PROGRAM}: ${message}`)
   io.err('')
@@ -76,7 +84,7 @@ function usageError(message: string, lines: string[], io: Io): number {
 export async function run(argv: readonly string[], io: Io, commands: Readonly<Record<string, Command>> = defaultCommands): Promise<number> {
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true })
+    parsed = parseArgs({ args: bareRemote(argv), options: OPTIONS, allowPositionals: true, strict: true })
   } catch (error) {
     return usageError((error as Error).message, usage(commands), io)
   }
@@ -95,16 +103,16 @@ export async function run(argv: readonly string[], io: Io, commands: Readonly<Re
   const [min, max] = command.positionals
   if (rest.length < min) return usageError(`${name} needs ${command.usage.split(' [')[0]}.`, commandUsage(name, command), io)
   if (rest.length > max) return usageError(`${name} takes ${max === 0 ? 'no arguments' : `at most ${max} argument${max === 1 ? '' : 's'}`}; got "${rest.slice(max).join(' ')}".`, commandUsage(name, command), io)
-  for (const option of ['host', 'env', 'config', 'since', 'until', 'agent', 'category', 'url'] as const) {
+  for (const option of ['host', 'env', 'config', 'since', 'until', 'agent', 'category', 'url', 'remote', 'fail-on'] as const) {
     if (values[option] !== undefined && !command.options.includes(option)) return usageError(`${name} takes no --${option}.`, commandUsage(name, command), io)
   }
-  for (const flag of ['remote', 'fix'] as const) {
+  for (const flag of ['fix'] as const) {
     if (values[flag] && !command.options.includes(flag)) return usageError(`${name} takes no --${flag}.`, commandUsage(name, command), io)
   }
 
   try {
-    const { host, env, config, json, since, until, agent, category, url, remote, fix } = values
-    return await command.run({ positionals: rest, values: { host, env, config, json, since, until, agent, category, url, remote, fix } }, io)
+    const { host, env, config, json, since, until, agent, category, url, remote, fix, 'fail-on': failOn } = values
+    return await command.run({ positionals: rest, values: { host, env, config, json, since, until, agent, category, url, remote, fix, failOn } }, io)
   } catch (error) {
     if (error instanceof UsageError) return usageError(error.message, commandUsage(name, command), io)
     return reportFailure(error, io, values.json)

@@ -1,26 +1,19 @@
 import type { AgentReport, Report, SpoofReport } from '../../src/report/types.ts'
 import { visible } from '../../src/report/visible.ts'
-import { CliError, UsageError } from './errors.ts'
+import { UsageError } from './errors.ts'
 import { columns, count, printJson } from './format.ts'
 import { styleFor, type Io, type Style } from './io.ts'
+import { readJson, withLedgerApi, type LedgerSourceOptions } from './ledger-api.ts'
 
-export interface ReportOptions {
+export interface ReportOptions extends LedgerSourceOptions {
   readonly since?: string | undefined
   readonly until?: string | undefined
   readonly host?: string | undefined
   readonly agent?: string | undefined
   readonly category?: string | undefined
-  /** The deployment environment: `staging` reads `[env.staging]`'s local D1. Default: production (the top level). */
-  readonly env?: string | undefined
-  /** A running Worker (local or deployed) whose API to read. Default: none, read the local D1. */
-  readonly url?: string | undefined
   /** Read the deployed Worker: needs `url`. */
   readonly remote?: boolean | undefined
   readonly json?: boolean | undefined
-  /** Local state, as `wrangler dev --persist-to`. Default: `.wrangler/state`, where `npm run dev` keeps it. */
-  readonly persistTo?: string | undefined
-  /** Default: `fetch`. */
-  readonly fetch?: typeof fetch | undefined
 }
 
 /** The API's document: the Report, each list cut at the API's limit (`omitted` says how many more; the totals count them). */
@@ -31,19 +24,6 @@ export type ReportDocument = Report & {
   readonly hostCap?: { readonly limit: number; readonly stored: number; readonly reached: boolean } | null
 }
 
-/**
- * src/report/routes.ts, loaded when the command runs. It is a Workers module
- * (its queries are typed against D1's runtime types), which the Node
- * typecheck does not load, so the one function used is restated here; the
- * CLI tests run it for real.
- */
-interface ReportRoutesModule {
-  createReportApp(): { request(path: string, init: RequestInit, env: Record<string, unknown>): Response | Promise<Response> }
-}
-// Widened to `string` so the Node typecheck does not follow it; the path
-// stays a literal, so the package build (esbuild) bundles the module.
-const loadRoutes = () => import('../../src/report/routes.ts' as string) as Promise<ReportRoutesModule>
-
 function queryOf(o: ReportOptions): URLSearchParams {
   const q = new URLSearchParams()
   for (const name of ['since', 'until', 'host', 'agent', 'category'] as const) {
@@ -51,73 +31,6 @@ function queryOf(o: ReportOptions): URLSearchParams {
     if (value !== undefined && value !== '') q.set(name, value)
   }
   return q
-}
-
-/** Turns the API's answer into the document, or into the error the user can act on. */
-async function documentOf(res: Response, source: string): Promise<ReportDocument> {
-  const body = (await res.json().catch(() => null)) as (ReportDocument & { error?: string }) | null
-  if (res.ok && body) return body
-  const message = body?.error ?? `${res.status} ${res.statusText}`
-  // A 400 names the bad parameter, which is the user's argument: show the usage with it.
-  if (res.status === 400) throw new UsageError(`--${message}`)
-  if (res.status === 401) throw new CliError(`${source} refused the token (401): set ROBOTS_ADMIN_TOKEN to the Worker's admin token.`)
-  throw new CliError(`${source} answered ${res.status}: ${message}`)
-}
-
-async function fromUrl(o: ReportOptions, io: Io): Promise<{ doc: ReportDocument; source: string }> {
-  let url: URL
-  try {
-    url = new URL(`/_robots/api/report?${queryOf(o)}`, o.url)
-  } catch {
-    throw new UsageError(`--url "${o.url}" is not a URL: write https://robots-edge.example.workers.dev`)
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--url must be http(s), not ${url.protocol}`)
-  const token = (io.env ?? process.env).ROBOTS_ADMIN_TOKEN
-  if (!token) throw new CliError('ROBOTS_ADMIN_TOKEN is not set: export the Worker\'s admin token (the ROBOTS_ADMIN_TOKEN secret) to read its report.')
-  let res: Response
-  try {
-    res = await (o.fetch ?? fetch)(url, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } })
-  } catch (error) {
-    throw new CliError(`could not reach ${url.origin}: ${error instanceof Error ? error.message : String(error)}`)
-  }
-  return { doc: await documentOf(res, url.origin), source: url.origin }
-}
-
-/**
- * The local D1 exactly as `npm run dev` leaves it: wrangler's own platform
- * proxy reads wrangler.toml (the database id, `[env.staging]`'s own
- * database) and the state under `.wrangler/state/v3`. The report routes then
- * run in-process over it, so local and remote answers come from one code path.
- */
-async function fromLocal(o: ReportOptions): Promise<{ doc: ReportDocument; source: string }> {
-  const persistTo = o.persistTo ?? '.wrangler/state'
-  const environment = o.env && o.env !== 'production' ? o.env : undefined
-  // An optional peer dependency of the package: every Workers project has it, and only this command needs it.
-  const { getPlatformProxy } = await import('wrangler').catch(() => {
-    throw new CliError('reading the local D1 needs wrangler in this project (npm i -D wrangler); or read a running Worker with --url.')
-  })
-  // Wrangler logs to stdout ("Using secrets defined in .dev.vars"), which would corrupt --json.
-  const logLevel = process.env.WRANGLER_LOG
-  process.env.WRANGLER_LOG ??= 'error'
-  const proxy = await getPlatformProxy<{ DB?: { prepare(sql: string): { first(): Promise<unknown> } } }>({
-    persist: { path: `${persistTo}/v3` }, remoteBindings: false, ...(environment ? { environment } : {}),
-  }).finally(() => {
-    if (logLevel === undefined) delete process.env.WRANGLER_LOG
-  })
-  try {
-    const db = proxy.env.DB
-    if (!db) throw new CliError(`wrangler.toml has no D1 binding DB${environment ? ` in [env.${environment}]` : ''}.`)
-    const schema = await db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").first()
-    if (schema === null) {
-      throw new CliError(`the local ledger in ${persistTo} has no tables yet: run \`npm run dev\` (it applies the migrations) and send it some requests, or pass --url.`)
-    }
-    const { createReportApp } = await loadRoutes()
-    const token = crypto.randomUUID()
-    const res = await createReportApp().request(`/_robots/api/report?${queryOf(o)}`, { headers: { Authorization: `Bearer ${token}` } }, { DB: db, ROBOTS_ADMIN_TOKEN: token })
-    return { doc: await documentOf(res, 'the local report'), source: `local D1 (${persistTo}${environment ? `, env ${environment}` : ''})` }
-  } finally {
-    await proxy.dispose()
-  }
 }
 
 /**
@@ -224,7 +137,10 @@ export async function report(options: ReportOptions, io: Io): Promise<number> {
   if (options.remote && !options.url) {
     throw new UsageError('--remote reads the deployed Worker: give its URL with --url https://robots-edge.<account>.workers.dev and its token in ROBOTS_ADMIN_TOKEN.')
   }
-  const { doc, source } = options.url ? await fromUrl(options, io) : await fromLocal(options)
+  const { doc, source } = await withLedgerApi(options, '--url', io, async (api) => ({
+    doc: await readJson<ReportDocument>(await api.call(`/report?${queryOf(options)}`), options.url ? api.source : 'the local report'),
+    source: api.source,
+  }))
   if (options.json) printJson(io, doc)
   else printReport(doc, source, io)
   return 0

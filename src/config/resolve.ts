@@ -1,3 +1,4 @@
+import { agents } from '../bots/index.ts'
 import { USER_TRIGGERED_FETCHERS } from '../guard/exempt.ts'
 import { normalizeEncoding } from '../robots/index.ts'
 import { strictest, USAGE_CATEGORIES } from './content-usage.ts'
@@ -18,6 +19,7 @@ export const DEFAULTS = {
   cacheControl: 'public, max-age=300',
   forwardedHeaders: 'overwrite',
   previewHosts: ['*.workers.dev', '*.pages.dev'],
+  protect: agents.searchEngines,
   env: 'production',
   noindexDirectives: ['noindex'],
 } as const
@@ -174,6 +176,7 @@ export function resolveConfig(input: ConfigInput, context: ConfigContext): { con
       }
     }),
     noindexMeta: c.noindexMeta === true,
+    protect: (c.protect ?? DEFAULTS.protect).map((token) => token.toLowerCase()),
   }
   return { config, warnings }
 }

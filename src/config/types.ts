@@ -216,6 +216,16 @@ export interface RobotsConfig {
    * page. Default: false.
    */
   noindexMeta?: boolean
+  /**
+   * Agents the site must not shut out by accident, by product token (or
+   * `'*'` for every agent). `robots-edge impact` flags a change that would
+   * disallow a protected agent a path it crawled, and `impact --fail-on
+   * protected` (the default when `CI=true`) exits 1 on one. It changes
+   * nothing in robots.txt or the guard. Default: the search-engine crawlers
+   * of the registry (`agents.searchEngines`: Googlebot, Bingbot, ...);
+   * `[]` protects none.
+   */
+  protect?: readonly UserAgent[]
 }
 
 /** What a config function is called with: the request's host and the deployment's environment. */
@@ -268,4 +278,6 @@ export type ResolvedConfig = DeepReadonly<{
   /** Patterns percent-encoding-normalised, agents in lower case (none: every crawler), directives defaulted. */
   noindex: { paths: string[]; userAgent: string[]; directives: IndexingDirective[] }[]
   noindexMeta: boolean
+  /** `protect`, lower case. */
+  protect: string[]
 }>

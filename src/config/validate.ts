@@ -27,7 +27,7 @@ export class ConfigError extends Error {
 
 // The keys each object may hold. `satisfies` plus the checks below keep the
 // lists and the hand-written types from drifting apart at compile time.
-const ROOT_KEYS = ['rules', 'sitemap', 'host', 'header', 'guard', 'cacheControl', 'indexable', 'previewHosts', 'forwardedHeaders', 'hosts', 'noindex', 'noindexMeta'] as const satisfies readonly (keyof RobotsConfig)[]
+const ROOT_KEYS = ['rules', 'sitemap', 'host', 'header', 'guard', 'cacheControl', 'indexable', 'previewHosts', 'forwardedHeaders', 'hosts', 'noindex', 'noindexMeta', 'protect'] as const satisfies readonly (keyof RobotsConfig)[]
 const RULE_KEYS = ['userAgent', 'allow', 'disallow', 'crawlDelay', 'contentSignal', 'contentUsage', 'comment', 'other', 'guard'] as const satisfies readonly (keyof RuleConfig)[]
 const GUARD_KEYS = ['mode', 'status', 'body', 'headers', 'spoofed', 'exempt'] as const satisfies readonly (keyof GuardConfig)[]
 const SIGNAL_KEYS = ['search', 'aiInput', 'aiTrain'] as const satisfies readonly (keyof ContentSignal)[]
@@ -235,6 +235,22 @@ function checkExempt(value: unknown, out: Issues, warnings: Issues): void {
   })
 }
 
+/** `protect`: a list of product tokens, or `*` for every agent. */
+function checkProtect(value: unknown, out: Issues, warnings: Issues): void {
+  if (!Array.isArray(value)) {
+    out.push({ path: 'protect', message: `${show(value)} is not a list of product tokens.`, fix: "Write protect: [...agents.searchEngines, 'Applebot'], or protect: [] to protect none." })
+    return
+  }
+  value.forEach((token, i) => {
+    const path = `protect[${i}]`
+    const before = out.length
+    checkToken(token, path, out)
+    if (out.length === before && token !== '*' && typeof token === 'string' && !KNOWN_TOKENS.has(token.toLowerCase())) {
+      warnings.push({ path, message: `${show(token)} is not the token of any agent or tool robots-edge knows, so it protects only an agent recorded under exactly that token.`, fix: 'Check the spelling against the operator\'s documentation (e.g. "Googlebot").' })
+    }
+  })
+}
+
 function checkGuard(guard: unknown, out: Issues, warnings: Issues): void {
   if (!isObject(guard)) {
     out.push({ path: 'guard', message: 'is not an object.', fix: "Write guard: { mode: 'log' }." })
@@ -346,6 +362,7 @@ export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnin
   }
   if (config.hosts !== undefined) checkHosts(config.hosts, errors)
   checkNoindex(config, errors)
+  if (config.protect !== undefined) checkProtect(config.protect, errors, warnings)
   return { errors, warnings }
 }
 

@@ -11,7 +11,7 @@ const GENERIC_NAMES = new Set(['mozilla', 'compatible', 'applewebkit', 'khtml', 
  * their operators fetch as another agent, so a header naming one is no bot
  * of that name, and a group for one never refuses a request.
  */
-const CONTROL_ONLY = new Set<string>(registry.filter((e) => 'hasOwnUserAgent' in e && e.hasOwnUserAgent === false).flatMap((e) => [...e.tokens]))
+export const CONTROL_ONLY: ReadonlySet<string> = new Set<string>(registry.filter((e) => 'hasOwnUserAgent' in e && e.hasOwnUserAgent === false).flatMap((e) => [...e.tokens]))
 
 /**
  * How the config's own groups apply, which decides the guard's mode. Where
@@ -57,10 +57,16 @@ export interface Selection {
   readonly wildcard: boolean
 }
 
-/** Whether `guard.exempt` names the client's own token (its registry token, or the tool's). */
-function isExempt(identity: AgentIdentity, exempt: ReadonlySet<string>): boolean {
-  const own = (identity.id === undefined ? undefined : getAgent(identity.id)?.tokens[0]) ?? identity.tokens[0]
-  return own !== undefined && exempt.has(own)
+/**
+ * Whether the `*` group may judge a client (by registry id and tokens):
+ * not an agent whose operator says it reads only groups naming it
+ * (AdsBot), nor one whose own token (its registry token, or the tool's)
+ * `guard.exempt` names.
+ */
+export function answersWildcard(id: string | undefined, tokens: readonly string[], exempt: ReadonlySet<string>): boolean {
+  const entry = id === undefined ? undefined : getAgent(id)
+  const own = entry?.tokens[0] ?? tokens[0]
+  return entry?.ignoresWildcardGroup !== true && !(own !== undefined && exempt.has(own))
 }
 
 /**
@@ -76,14 +82,20 @@ function isExempt(identity: AgentIdentity, exempt: ReadonlySet<string>): boolean
  */
 export function selectTokens(identity: AgentIdentity, policy: Policy): Selection {
   const view = viewOf(policy)
-  // A header claiming a control-only name (Google-Extended) is no such client.
-  const tokens = identity.tokens.filter((t) => !CONTROL_ONLY.has(t))
-  for (const name of identity.names) {
-    if (!GENERIC_NAMES.has(name) && !CONTROL_ONLY.has(name) && !tokens.includes(name) && view.matcher.groupFor(name) === name) tokens.push(name)
+  return { tokens: withNamedGroups(identity.tokens, identity.names, view.matcher), wildcard: answersWildcard(identity.id, identity.tokens, view.exempt) }
+}
+
+/**
+ * The tokens an agent is judged by: its own (a control-only name such as
+ * Google-Extended names no client), then each other product name of its
+ * header that `matcher`'s file names as a group.
+ */
+export function withNamedGroups(own: readonly string[], names: readonly string[], matcher: RobotsMatcher): string[] {
+  const tokens = own.filter((t) => !CONTROL_ONLY.has(t))
+  for (const name of names) {
+    if (!GENERIC_NAMES.has(name) && !CONTROL_ONLY.has(name) && !tokens.includes(name) && matcher.groupFor(name) === name) tokens.push(name)
   }
-  const entry = identity.id === undefined ? undefined : getAgent(identity.id)
-  const wildcard = entry?.ignoresWildcardGroup !== true && !isExempt(identity, view.exempt)
-  return { tokens, wildcard }
+  return tokens
 }
 
 /**

@@ -35,14 +35,14 @@ interface DecodedRules {
   readonly written: ReadonlyMap<number, DecidingRule>
 }
 
-const decodedRules = new WeakMap<Policy, DecodedRules | null>()
+const decodedRules = new WeakMap<RobotsMatcher, DecodedRules | null>()
 
 /** A matcher over the served rules with unreserved escapes decoded; null (the common case) when no rule has one. */
-function decodedRulesOf(policy: Policy): DecodedRules | null {
-  let cached = decodedRules.get(policy)
+function decodedRulesOf(served: RobotsMatcher): DecodedRules | null {
+  let cached = decodedRules.get(served)
   if (cached !== undefined) return cached
   cached = null
-  const model = policy.matcher.model
+  const model = served.model
   const encoded = model.groups.some((g) => g.rules.some((r) => decodeUnreserved(r.pattern) !== r.pattern))
   if (encoded) {
     const written = new Map<number, DecidingRule>()
@@ -55,7 +55,7 @@ function decodedRulesOf(policy: Policy): DecodedRules | null {
     }))
     cached = { matcher: compileRobotsTxt({ ...model, groups }), written }
   }
-  decodedRules.set(policy, cached)
+  decodedRules.set(served, cached)
   return cached
 }
 
@@ -68,7 +68,7 @@ function decodedRulesOf(policy: Policy): DecodedRules | null {
  * checkEitherWay(policy, ['gptbot'], 'https://example.com/%70rivate/x')
  * // { allowed: false, group: 'gptbot', rule: { type: 'disallow', pattern: '/private/', line: 5 } }
  */
-export function checkEitherWay(policy: Policy, tokens: readonly string[], url: string): Verdict {
+export function checkEitherWay(policy: Pick<Policy, 'matcher'>, tokens: readonly string[], url: string): Verdict {
   const asRequested = policy.matcher.check(tokens, url)
   if (!asRequested.allowed) return asRequested
   const path = pathOf(url)
@@ -79,7 +79,7 @@ export function checkEitherWay(policy: Policy, tokens: readonly string[], url: s
     const verdict = policy.matcher.check(tokens, decodedUrl)
     if (!verdict.allowed) return verdict
   }
-  const rules = decodedRulesOf(policy)
+  const rules = decodedRulesOf(policy.matcher)
   if (rules !== null) {
     const verdict = rules.matcher.check(tokens, decodedUrl)
     if (!verdict.allowed) return { ...verdict, rule: verdict.rule === null ? null : (rules.written.get(verdict.rule.line) ?? verdict.rule) }

@@ -18,17 +18,17 @@ import { AnalyticsEngineQueryError, getAnalyticsEngineReport, type AnalyticsEngi
 import { toCsv } from './csv.ts'
 import { renderDashboard } from './dashboard/shell.ts'
 import { getAgentRequests, getReport, MAX_PAGE } from './queries.ts'
+import { BadParam, DAY, failure, filterOf, hostParam, ledgerOf, PRINTABLE, readQuery, text, time } from './params.ts'
+import { policyRoutes } from './policy-routes.ts'
 import type { Report, ReportFilter, ReportSource } from './types.ts'
+
+export { parseTime } from './params.ts'
 
 /** Where the report lives. botGuard's default `exclude` leaves this prefix unjudged. */
 export const REPORT_BASE = '/_robots'
 
-const HOUR = 3_600_000
-const DAY = 24 * HOUR
 /** The default range: the last week. */
 const DEFAULT_RANGE = 7 * DAY
-/** The longest range one report covers: the hourly rollups' retention (storage/ledger.ts). */
-const MAX_RANGE = 400 * DAY
 const DEFAULT_PAGE = 50
 /**
  * Agents (and spoofed claims) in one JSON report, worst first. Unknown bots
@@ -56,84 +56,9 @@ const ADMIN_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': DASHBOARD_CSP,
 }
 
-/** A query parameter that failed validation: the 400's message names it and says what would do. */
-class BadParam extends Error {
-  constructor(readonly param: string, message: string) {
-    super(`${param}: ${message}`)
-  }
-}
-
-const RELATIVE = /^(\d{1,5})([hdw])$/
-const UNIT_MS: Record<string, number> = { h: HOUR, d: DAY, w: 7 * DAY }
-const EPOCH_MS = /^\d{1,15}$/
-const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/
-const TIME_HELP = 'use an ISO date-time (2026-01-05T10:00Z), milliseconds since the epoch, or a time ago such as 24h, 7d or 2w'
-
-/**
- * A time as the API accepts it: an ISO date or date-time (UTC unless it
- * carries an offset), milliseconds since the epoch, or a time ago (`24h`,
- * `7d`, `2w`). Null for anything else.
- */
-export function parseTime(value: string, now: number): number | null {
-  const relative = RELATIVE.exec(value)
-  if (relative) return now - Number(relative[1]) * UNIT_MS[relative[2]!]!
-  if (EPOCH_MS.test(value)) return Number(value)
-  const iso = ISO_TIME.exec(value)
-  if (!iso) return null
-  // Date.parse rolls 2026-02-30 over into March: a day the month lacks is a typo, not a time.
-  const [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])]
-  if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day || month < 1 || month > 12) return null
-  // A date-time without an offset is read as UTC, wherever the caller runs.
-  const ms = Date.parse(value.includes('T') && iso[4] === undefined ? `${value}Z` : value)
-  return Number.isFinite(ms) ? ms : null
-}
-
-const HOST = /^[a-z0-9.\-[\]:]{1,253}$/i
-/** Agent keys and categories are bound, never spliced, so this only keeps out controls and absurd lengths. */
-const PRINTABLE = /^[^\x00-\x1f\x7f]+$/
-
-/** The query's single values, refusing parameters it does not know and repeated ones (a typo must not go unnoticed). */
-function readQuery(url: URL, allowed: readonly string[]): Map<string, string> {
-  const values = new Map<string, string>()
-  for (const [name, value] of url.searchParams) {
-    if (!allowed.includes(name)) throw new BadParam(name, `unknown parameter; this endpoint takes ${allowed.join(', ')}`)
-    if (values.has(name)) throw new BadParam(name, 'given more than once')
-    values.set(name, value)
-  }
-  return values
-}
-
-function text(name: string, value: string | undefined, max: number, pattern: RegExp, help: string): string | undefined {
-  if (value === undefined || value === '') return undefined
-  if (value.length > max || !pattern.test(value)) throw new BadParam(name, `${JSON.stringify(value.slice(0, 80))} is not ${help}`)
-  return value
-}
-
-const hostParam = (v: string | undefined) => text('host', v, 253, HOST, 'a host name (example.com)')
-
-function time(name: string, value: string | undefined, now: number): number | undefined {
-  if (value === undefined || value === '') return undefined
-  const ms = parseTime(value, now)
-  if (ms === null) throw new BadParam(name, `${JSON.stringify(value.slice(0, 80))} is not a time; ${TIME_HELP}`)
-  return ms
-}
-
 /** The report's filter from a query string; throws BadParam. Defaults to the week before `now`. `source` is read by sourceOf. */
 export function reportFilterOf(url: URL, now: number): ReportFilter {
-  const q = readQuery(url, ['since', 'until', 'host', 'agent', 'category', 'source'])
-  const until = time('until', q.get('until'), now) ?? now
-  const since = time('since', q.get('since'), now) ?? until - DEFAULT_RANGE
-  if (since >= until) throw new BadParam('since', `must be before until (${new Date(until).toISOString()})`)
-  if (until - since > MAX_RANGE) throw new BadParam('since', `the range may cover at most ${MAX_RANGE / DAY} days`)
-  const filter: ReportFilter = { since, until }
-  const host = hostParam(q.get('host'))
-  const agent = text('agent', q.get('agent'), 128, PRINTABLE, 'an agent key (gptbot)')
-  const category = text('category', q.get('category'), 64, PRINTABLE, 'a category (AI Crawler)')
-  if (host !== undefined) filter.host = host
-  // Product tokens compare case-insensitively (RFC 9309 §2.2.1), and agent keys are stored in lower case.
-  if (agent !== undefined) filter.agent = agent.toLowerCase()
-  if (category !== undefined) filter.category = category
-  return filter
+  return filterOf(url, now, ['since', 'until', 'host', 'agent', 'category', 'source'])
 }
 
 /** Where the report is read: `d1` (default) or `analytics-engine`. Throws BadParam. */
@@ -196,19 +121,7 @@ function textsFrom(db: D1Database | undefined) {
   }
 }
 
-/** Bad input is a 400 naming the parameter; a ledger that cannot be read is a 503, logged. Never a bare 500. */
-function failure(c: Context, error: unknown): Response {
-  if (error instanceof BadParam) return c.json({ error: error.message, param: error.param }, 400)
-  console.error('robots-edge: the report could not be read', error)
-  return c.json({ error: 'the ledger (D1) could not be read; see the Worker logs' }, 503)
-}
 
-/** The ledger: a Worker without a `DB` binding records nothing, and its report is a 503 that says why. */
-function ledgerOf(c: Context<AppEnv>): D1Database {
-  const db = c.env?.DB
-  if (db === undefined) throw new Error('no D1 binding "DB": this Worker records nothing')
-  return db
-}
 
 /** A value the SQL API will not take is a 400; the API failing is a 502, logged. */
 function analyticsEngineFailure(c: Context, error: unknown): Response {
@@ -229,9 +142,10 @@ export interface ReportRoutesOptions {
 
 /**
  * Mounts the report under /_robots/: the dashboard at `/_robots/`, JSON at
- * `/_robots/api/report`, CSV at `/_robots/api/report.csv` and one agent's
- * events at `/_robots/api/agents/:agent/requests`. Everything needs the
- * admin token; anything else under /_robots/ is a 404, never the origin's.
+ * `/_robots/api/report`, CSV at `/_robots/api/report.csv`, one agent's
+ * events at `/_robots/api/agents/:agent/requests`, and the policy's history
+ * and impact (src/report/policy-routes.ts). Everything needs the admin
+ * token; anything else under /_robots/ is a 404, never the origin's.
  *
  * @example
  * createApp(config, { routes: (app) => reportRoutes(app) })
@@ -256,7 +170,7 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
       : c.text('401 Unauthorized: this page needs the robots-edge admin token. Sign in with any user name and the token as the password.\n', 401),
   }))
 
-  const notFound = (c: Context<AppEnv>) => c.json({ error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv, /api/agents/:agent/requests and /api/verification` }, 404)
+  const notFound = (c: Context<AppEnv>) => c.json({ error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv, /api/agents/:agent/requests, /api/verification, /api/history, /api/history/version and POST /api/impact` }, 404)
   app.use(`${REPORT_BASE}/*`, async function exactPaths(c, next) {
     if (c.req.path.endsWith('/') && c.req.path !== `${REPORT_BASE}/`) return notFound(c)
     await next()
@@ -333,6 +247,7 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
   })
   const coverage = options.coverage
   if (coverage) app.get(`${api}/verification`, async (c) => c.json(await coverage(c)))
+  policyRoutes(app, api, now)
   app.all(`${REPORT_BASE}/*`, notFound)
 }
 

@@ -130,6 +130,33 @@ export const UPSERT_PATHS = `WITH c AS (${DISALLOWED_FACTS}),
   ON CONFLICT (class, day, host, agent_key, verification, robots_version, path) DO UPDATE SET
     requests = requests + excluded.requests, paths = paths + excluded.paths`
 
+/**
+ * Request shapes for a replay (issue 13): every genuine claim's judged
+ * request (spoofed ones are not the agent they name), per day, host, agent,
+ * version and path. A shape new to its (day, host, agent) gets a row while
+ * the group holds fewer than ?2 (its row under version '' and path '' counts
+ * them), most requested first; beyond it the requests add up in that row.
+ */
+export const UPSERT_SHAPES = `WITH c AS (SELECT value ->> '$.h' AS host, value ->> '$.a' AS agent_key, value ->> '$.r' AS robots_version,
+      value ->> '$.pa' AS path, value ->> '$.tk' AS agent_tokens, (value ->> '$.t' / 86400000) * 86400000 AS day
+    FROM json_each(?1) WHERE value ->> '$.q' = 1 AND value ->> '$.v' <> 'spoofed'),
+  g AS (SELECT day, host, agent_key, robots_version, path, max(agent_tokens) AS agent_tokens, count(*) AS n,
+          EXISTS (SELECT 1 FROM shapes_daily s WHERE s.day = c.day AND s.host = c.host AND s.agent_key = c.agent_key
+            AND s.robots_version = c.robots_version AND s.path = c.path) AS known
+        FROM c GROUP BY day, host, agent_key, robots_version, path),
+  r AS (SELECT g.*, row_number() OVER (PARTITION BY day, host, agent_key, known ORDER BY n DESC, robots_version, path) AS rank FROM g),
+  s AS (SELECT r.*, r.known = 1 OR coalesce(o.paths, 0) + r.rank <= ?2 AS kept
+        FROM r LEFT JOIN shapes_daily o ON o.day = r.day AND o.host = r.host AND o.agent_key = r.agent_key AND o.robots_version = '' AND o.path = '')
+  INSERT INTO shapes_daily (day, host, agent_key, robots_version, path, agent_tokens, requests, paths)
+  SELECT * FROM (
+    SELECT day, host, agent_key, robots_version, path, agent_tokens, n, 0 FROM s WHERE kept
+    UNION ALL
+    SELECT day, host, agent_key, '', '', '', sum(CASE WHEN kept THEN 0 ELSE n END), sum(kept AND known = 0)
+    FROM s GROUP BY day, host, agent_key HAVING sum(NOT kept) > 0 OR sum(kept AND known = 0) > 0
+  ) WHERE true
+  ON CONFLICT (day, host, agent_key, robots_version, path) DO UPDATE SET
+    requests = requests + excluded.requests, paths = paths + excluded.paths`
+
 /** The facts SQL classifies (a genuine claim's disallowed requests), classified. */
 const UNSETTLED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.c' IS NULL`)
 

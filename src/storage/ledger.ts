@@ -9,14 +9,14 @@ import { writeToAnalyticsEngine } from './analytics-engine.ts'
 import type { RequestClass } from './classes.ts'
 import {
   INSERT_GROUPS, INSERT_RAW, RAW_ORDER, SELECT_CLASSES, TOUCH_VERSIONS, UPSERT_AGENTS, UPSERT_COUNTS_HOURLY, UPSERT_FETCHES,
-  UPSERT_LATE_DAILY, UPSERT_LATE_TIMELINE, UPSERT_PATHS, UPSERT_RULES,
+  UPSERT_LATE_DAILY, UPSERT_LATE_TIMELINE, UPSERT_PATHS, UPSERT_RULES, UPSERT_SHAPES,
 } from './ledger-sql.ts'
 import {
-  agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, toEventRow, toFact, versionDaysOf, type Fact,
+  agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, SHAPE_CAP, summariseFetches, toEventRow, toFact, versionDaysOf, type Fact,
 } from './rollups.ts'
 import { previousAllowed } from './versions.ts'
 
-export { recordRobotsVersion } from './versions.ts'
+export { recordRobotsVersion, type Deployment } from './versions.ts'
 export { pruneLedger, type PruneOptions, type PruneResult } from './prune.ts'
 export { rollUpLedger, type RollUpOptions, type RollUpResult } from './rollup.ts'
 
@@ -68,6 +68,7 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   const factRows: Fact[] = []
   let unsettled = false
   let disallowed = false
+  let requests = false
   // The cron rolls up only hours that ended over an hour ago: requests of the
   // last two hours cannot be late, and most batches skip those statements.
   const lateBefore = hourOf(Date.now()) - HOUR_MS
@@ -75,6 +76,7 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   for (const e of events) {
     late ||= e.time < lateBefore
     disallowed ||= e.type === 'request' && !e.allowed
+    requests ||= e.type === 'request' && e.verification !== 'spoofed'
     const base = toFact(e, null)
     // Only a genuine claim's disallowed request needs the previous version.
     const fact = base.c === null ? toFact(e, previousAllowed(e)) : base
@@ -94,6 +96,7 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
   const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget)) - 1
   if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
+  if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts, SHAPE_CAP))
   if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(unsettledFacts))
   const groups = groupsOf(events)
   if (groups.length > 0) statements.push(db.prepare(INSERT_GROUPS).bind(JSON.stringify(groups)))
@@ -104,7 +107,8 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
  * Writes `events` in ONE `db.batch` (one transaction): who fetched which
  * robots.txt version first, then per request its class (src/storage/classes.ts),
  * its raw row within the sampling budget, and the exact counters per hour,
- * path and rule (the cron rolls hours up into days, src/storage/rollup.ts).
+ * path and rule (the cron rolls hours up into days, src/storage/rollup.ts)
+ * and the request shapes a replay of a changed policy reads (per day).
  * Rejects when D1 does; the recorder counts it. The Analytics Engine points,
  * when asked for, are written after D1 commits, with the classes D1 gave.
  *

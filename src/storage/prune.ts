@@ -1,7 +1,7 @@
 /**
  * Pruning, run from the cron trigger: raw rows by age and by budget, then
  * each counter after its own retention, then robots.txt versions nothing
- * uses any more. Every delete is bounded per run (`maxDeletes`), and each
+ * uses any more and the hosts no longer served. Every delete is bounded per run (`maxDeletes`), and each
  * one reads only the rows it deletes plus a seek per agent: the tables are
  * keyed by agent (or class) first and driven from `agents`, never scanned.
  */
@@ -19,6 +19,8 @@ export interface PruneOptions {
   hourlyRetentionDays?: number
   /** Daily counters, paths, rules and unused robots.txt versions older than this many days are deleted. Default 400. */
   rollupRetentionDays?: number
+  /** Request shapes (what a replay of a changed policy reads) older than this many days are deleted. Default 30. */
+  shapeRetentionDays?: number
   /** Most rows deleted from one table in one run; the next run goes on. Default 100,000. */
   maxDeletes?: number
 }
@@ -31,7 +33,9 @@ export interface PruneResult {
   thinned: number
   /** Counter rows past their retention. */
   rollups: number
-  /** robots.txt versions no longer used, and hosts left without one. */
+  /** Request-shape rows past their retention. */
+  shapes: number
+  /** robots.txt versions no longer used, and hosts no longer served (left without a version). */
   versions: number
   /** Raw rows cover requests from this time on (ms). */
   rawSince: number
@@ -86,6 +90,8 @@ const DELETE_PATHS = `DELETE FROM paths_daily WHERE (class, day, host, agent_key
   SELECT p.class, p.day, p.host, p.agent_key, p.verification, p.robots_version, p.path
   FROM (SELECT value AS class FROM json_each(?2)) k
   CROSS JOIN paths_daily p ON p.class = k.class AND p.day < ?1 LIMIT ?3)`
+const DELETE_SHAPES = `DELETE FROM shapes_daily WHERE (day, host, agent_key, robots_version, path) IN (
+  SELECT day, host, agent_key, robots_version, path FROM shapes_daily WHERE day < ?1 LIMIT ?2)`
 const ALL_CLASSES = JSON.stringify(['allowed', 'afterFetch', 'staleCopy', 'neverFetched', 'grace', 'newHost', 'spoofed', 'unknown', 'unclassified'])
 
 /** The time from which at most `cap` raw rows remain, from the counters' own tally of rows kept. */
@@ -135,6 +141,7 @@ export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<P
   const rolledHour = (await readState(db, 'rolled_hour')) ?? 0
   const hourlyCutoff = Math.min(rolledHour, opts.now - (opts.hourlyRetentionDays ?? 90) * DAY_MS)
   const rollupCutoff = dayOf(opts.now - (opts.rollupRetentionDays ?? 400) * DAY_MS)
+  const shapeCutoff = dayOf(opts.now - (opts.shapeRetentionDays ?? 30) * DAY_MS)
   const rawFrom = (await readState(db, 'raw_since')) ?? 0
   const cap = Math.max(0, Math.trunc(opts.maxRawEvents ?? 1_000_000))
   const cutoff = Math.max(ageCutoff, await budgetCutoff(db, Math.max(rawFrom, ageCutoff), rolledHour, cap))
@@ -153,21 +160,30 @@ export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<P
     await deleteChunks(db, DELETE_RULES, [rollupCutoff], max),
     await deleteChunks(db, DELETE_PATHS, [rollupCutoff, ALL_CLASSES], max),
   ]
+  const shapes = await deleteChunks(db, DELETE_SHAPES, [shapeCutoff], max)
   await writeState(db, 'hourly_since', hourlyCutoff)
   await writeState(db, 'daily_since', rollupCutoff)
+  await writeState(db, 'shapes_since', shapeCutoff)
   const versions = await db.batch([
     db.prepare('DELETE FROM robots_fetches WHERE last_fetch < ?1').bind(rollupCutoff),
+    // No event or counter refers to a version past its last use: every write marks the versions it
+    // records (last_used), and everything that names a version is pruned by this cutoff or sooner.
+    // A host's newest version goes too once the host itself is no longer served: its last use is past it.
     db.prepare(`DELETE FROM robots_versions WHERE coalesce(last_used, first_served) < ?1
-      AND first_served < (SELECT max(v.first_served) FROM robots_versions v WHERE v.host = robots_versions.host)`).bind(rollupCutoff),
+      AND (first_served < (SELECT max(v.first_served) FROM robots_versions v WHERE v.host = robots_versions.host)
+        OR NOT EXISTS (SELECT 1 FROM robots_versions v WHERE v.host = robots_versions.host AND coalesce(v.last_used, v.first_served) >= ?1))`).bind(rollupCutoff),
     db.prepare('DELETE FROM robots_hosts WHERE NOT EXISTS (SELECT 1 FROM robots_versions v WHERE v.host = robots_hosts.host)'),
+    // Its place under the cap on distinct hosts (src/storage/hosts.ts) goes to the next new host.
+    db.prepare('DELETE FROM ledger_hosts WHERE first_seen < ?1 AND NOT EXISTS (SELECT 1 FROM robots_versions v WHERE v.host = ledger_hosts.host)').bind(rollupCutoff),
   ])
   return {
     expired: expired.deleted,
     thinned: thinned.deleted,
     rollups: rollups.reduce((n, r) => n + r.deleted, 0),
+    shapes: shapes.deleted,
     versions: (versions[1]?.meta.changes ?? 0) + (versions[2]?.meta.changes ?? 0),
     rawSince: cutoff,
-    complete: expired.complete && thinned.complete && rollups.every((r) => r.complete),
+    complete: expired.complete && thinned.complete && rollups.every((r) => r.complete) && shapes.complete,
   }
 }
 

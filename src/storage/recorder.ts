@@ -12,6 +12,7 @@ import { classify, RetryLater } from './failures.ts'
 import type { HostGate } from './hosts.ts'
 import { recordRobotsVersion, writeEvents } from './ledger.ts'
 import { recordLoss, type LossStashStore } from './losses.ts'
+import type { Deployment } from './versions.ts'
 
 /** Counters of one isolate's recorder. */
 export interface RecorderStats {
@@ -33,6 +34,8 @@ export interface RobotsVersion {
   readonly hash: string
   readonly text: string
   readonly time: number
+  /** The deployment serving it (the version metadata binding), when the Worker has one. */
+  readonly deployment?: Deployment | undefined
 }
 
 /** A per-isolate event buffer in front of writeEvents. */

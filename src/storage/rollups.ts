@@ -26,6 +26,13 @@ export const SAMPLE_BUDGET = 200
  * agent's examples, and a bound on what a report reads.
  */
 export const PATH_CAP = 100
+/**
+ * Distinct (version, path) shapes of an agent's requests with a row of
+ * their own in shapes_daily, per day and host; further requests add up
+ * under path ''. A replay of a changed policy judges each shape once
+ * (src/report/impact.ts) and says how many requests fell beyond the cap.
+ */
+export const SHAPE_CAP = 1000
 
 /**
  * How the ledger and the report name an agent: its registry id when it has

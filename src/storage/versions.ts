@@ -30,9 +30,15 @@ function matcherFor(hash: string, text: string): RobotsMatcher {
   return matcher
 }
 
-const UPSERT_VERSION = `INSERT INTO robots_versions (host, hash, text, first_served, last_used) VALUES (?1, ?2, ?3, ?4, ?5)
-  ON CONFLICT (host, hash) DO UPDATE SET first_served = min(first_served, excluded.first_served),
-    last_used = max(coalesce(last_used, 0), excluded.last_used)`
+/** The deployment that first served it is kept with its first-served time; `recorded_at` follows the latest isolate to serve it. */
+const UPSERT_VERSION = `INSERT INTO robots_versions (host, hash, text, first_served, last_used, deployment_id, deployment_tag, recorded_at)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?4)
+  ON CONFLICT (host, hash) DO UPDATE SET
+    deployment_id = CASE WHEN excluded.first_served < first_served THEN excluded.deployment_id ELSE coalesce(deployment_id, excluded.deployment_id) END,
+    deployment_tag = CASE WHEN excluded.first_served < first_served THEN excluded.deployment_tag ELSE coalesce(deployment_tag, excluded.deployment_tag) END,
+    first_served = min(first_served, excluded.first_served),
+    last_used = max(coalesce(last_used, 0), excluded.last_used),
+    recorded_at = max(coalesce(recorded_at, 0), excluded.recorded_at)`
 const UPSERT_HOST = `INSERT INTO robots_hosts (host, first_served) VALUES (?1, ?2)
   ON CONFLICT (host) DO UPDATE SET first_served = min(first_served, excluded.first_served)`
 const PREVIOUS = `SELECT v.first_served AS firstServed, p.hash AS previousHash, p.text AS previousText
@@ -40,19 +46,30 @@ const PREVIOUS = `SELECT v.first_served AS firstServed, p.hash AS previousHash, 
     SELECT max(first_served) FROM robots_versions WHERE host = v.host AND first_served < v.first_served)
   WHERE v.host = ?1 AND v.hash = ?2`
 
+/** The deployment serving a version, from the Worker's version metadata binding (`CF_VERSION_METADATA`). */
+export interface Deployment {
+  /** The Worker version id, as `wrangler deployments list` and `wrangler versions list` show it. */
+  readonly id: string
+  /** Its tag (`wrangler versions upload --tag`), when it has one. */
+  readonly tag?: string
+}
+
 /**
  * Stores a served robots.txt version and when robots-edge first served its
  * host. The first-served times are kept: a later call (another isolate
- * serving the same file) never moves them forward. Then this isolate learns
- * the version served before it, compiled, for grace.
+ * serving the same file) never moves them forward, and the deployment kept
+ * is the one that served it first. `recorded_at` moves to the latest call,
+ * so the version served now is known even after a revert to an older text.
+ * Then this isolate learns the version served before it, compiled, for grace.
  */
 export async function recordRobotsVersion(
   db: D1Database,
-  version: { host: string; hash: string; text: string; time: number },
+  version: { host: string; hash: string; text: string; time: number; deployment?: Deployment | undefined },
 ): Promise<void> {
   const time = Math.trunc(version.time)
+  const deployment = version.deployment
   const [, , row] = await db.batch([
-    db.prepare(UPSERT_VERSION).bind(version.host, version.hash, version.text, time, dayOf(time)),
+    db.prepare(UPSERT_VERSION).bind(version.host, version.hash, version.text, time, dayOf(time), deployment?.id || null, deployment?.tag || null),
     db.prepare(UPSERT_HOST).bind(version.host, time),
     db.prepare(PREVIOUS).bind(version.host, version.hash),
   ])

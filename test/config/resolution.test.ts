@@ -25,6 +25,7 @@ describe('defaults', () => {
       forwardedHeaders: 'overwrite',
       noindex: [],
       noindexMeta: false,
+      protect: [...DEFAULTS.protect],
     })
   })
 

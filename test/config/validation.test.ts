@@ -172,7 +172,7 @@ describe('crawl delay and Content-Signal', () => {
 describe('unknown keys (strict validation)', () => {
   it('rejects unknown keys at the root, in a rule and in guard', () => {
     expect(errorsOf({ rules: [{ userAgent: '*', disalow: '/x' }], sitemaps: [], guard: { mode: 'log', satus: 402 } })).toEqual([
-      { path: 'sitemaps', message: 'is not a known option.', fix: 'Remove it, or use one of: rules, sitemap, host, header, guard, cacheControl, indexable, previewHosts, forwardedHeaders, hosts, noindex, noindexMeta.' },
+      { path: 'sitemaps', message: 'is not a known option.', fix: 'Remove it, or use one of: rules, sitemap, host, header, guard, cacheControl, indexable, previewHosts, forwardedHeaders, hosts, noindex, noindexMeta, protect.' },
       { path: 'rules[0].disalow', message: 'is not a known option.', fix: 'Remove it, or use one of: userAgent, allow, disallow, crawlDelay, contentSignal, contentUsage, comment, other, guard.' },
       { path: 'guard.satus', message: 'is not a known option.', fix: 'Remove it, or use one of: mode, status, body, headers, spoofed, exempt.' },
     ])

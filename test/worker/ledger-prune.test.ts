@@ -60,16 +60,34 @@ describe('pruneLedger', () => {
     expect(result.rollups).toBe(5)
   })
 
-  it('prunes robots.txt versions no counter has used within the retention, never the newest of a host', async () => {
+  it('prunes robots.txt versions no counter has used within the retention, and hosts no longer served', async () => {
     await recordRobotsVersion(db, { host: 'example.com', hash: 'v1', text: 'User-agent: *\nDisallow: /a/\n', time: now - 600 * DAY })
     await recordRobotsVersion(db, { host: 'example.com', hash: 'v2', text: 'User-agent: *\nDisallow: /b/\n', time: now - 500 * DAY })
     await recordRobotsVersion(db, { host: 'example.com', hash: 'v3', text: 'User-agent: *\nDisallow: /c/\n', time: now - 10 * DAY })
     await recordRobotsVersion(db, { host: 'gone.example', hash: 'g1', text: 'User-agent: *\nDisallow: /\n', time: now - 450 * DAY })
-    // v2 was still in use 300 days ago.
-    await writeEvents(db, [judged({ time: now - 300 * DAY, robotsVersion: 'v2' })])
-    expect(await pruneLedger(db, { now })).toMatchObject({ versions: 1 })
+    await recordRobotsVersion(db, { host: 'quiet.example', hash: 'q1', text: 'User-agent: *\nDisallow: /q/\n', time: now - 450 * DAY })
+    await db.batch(['gone.example', 'quiet.example', 'example.com'].map((h) => db.prepare('INSERT INTO ledger_hosts (host, first_seen) VALUES (?, ?)').bind(h, now - 600 * DAY)))
+    // v2 was still in use 300 days ago; quiet.example's only version 200 days ago.
+    await writeEvents(db, [judged({ time: now - 300 * DAY, robotsVersion: 'v2' }), judged({ host: 'quiet.example', time: now - 200 * DAY, robotsVersion: 'q1' })])
+    // v1, and gone.example with its only version: nothing has used them for 400 days.
+    expect(await pruneLedger(db, { now })).toMatchObject({ versions: 3 })
     const { results } = await db.prepare('SELECT host, hash FROM robots_versions ORDER BY host, hash').all()
-    expect(results).toEqual([{ host: 'example.com', hash: 'v2' }, { host: 'example.com', hash: 'v3' }, { host: 'gone.example', hash: 'g1' }])
+    expect(results).toEqual([{ host: 'example.com', hash: 'v2' }, { host: 'example.com', hash: 'v3' }, { host: 'quiet.example', hash: 'q1' }])
+    const hosts = await db.prepare('SELECT host FROM robots_hosts ORDER BY host').all<{ host: string }>()
+    expect(hosts.results.map((r) => r.host)).toEqual(['example.com', 'quiet.example'])
+    // Its place under the cap on distinct hosts is freed.
+    const stored = await db.prepare('SELECT host FROM ledger_hosts ORDER BY host').all<{ host: string }>()
+    expect(stored.results.map((r) => r.host)).toEqual(['example.com', 'quiet.example'])
+  })
+
+  it('deletes request shapes after their own retention, and says from when the rest cover', async () => {
+    await writeEvents(db, [judged({ time: now - 31 * DAY, path: '/old' }), judged({ time: now - 29 * DAY, path: '/kept' })])
+    expect(await count("SELECT count(*) AS n FROM shapes_daily WHERE path <> ''")).toBe(2)
+    // Its row and its group's row.
+    expect(await pruneLedger(db, { now })).toMatchObject({ shapes: 2, complete: true })
+    const { results } = await db.prepare("SELECT path FROM shapes_daily WHERE path <> ''").all<{ path: string }>()
+    expect(results).toEqual([{ path: '/kept' }])
+    expect(await count("SELECT value AS n FROM ledger_state WHERE name = 'shapes_since'")).toBe(Math.floor((now - 30 * DAY) / DAY) * DAY)
   })
 
   it('bounds the rows one run deletes, and the next run goes on', async () => {
