@@ -121,7 +121,12 @@ export function drawTimeline(container, report, changes = []) {
     cursor: { points: { size: 6 } },
     // Markers wait for 'ready': uPlot fires 'draw' once before its own state is complete.
     hooks: { ready: [(u) => placeMarkers(u, changes, (ready = true))], draw: [(u) => ready && placeMarkers(u, changes, true)] },
-    scales: { v: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] }, r: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
+    scales: {
+      // The whole window, to the range's end: a rule change after the last bin's start is still marked.
+      x: { time: true, range: () => [(window.from - window.bin / 2) / 1000, Math.max(window.to + window.bin / 2, report.filter.until) / 1000] },
+      v: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
+      r: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
+    },
     series: [
       { value: (_u, ts) => (ts === null ? `${formatCount(data[0].length)} ${unit}s (hover for one)` : `${formatTime(ts * 1000)} UTC`) },
       { label: 'Counted violations', scale: 'v', stroke: RED, fill: 'rgba(192, 57, 43, 0.35)', width: 1, paths: UPlot.paths.bars({ size: [0.9, 24] }), points: { show: false }, value: (u, v, _s, idx) => (idx === null ? total(1) : count(u, v)) },
