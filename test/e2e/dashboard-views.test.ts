@@ -205,7 +205,13 @@ describe('the robots.txt history', () => {
     expect(await page.locator('#version-title').textContent()).toContain('127.0.0.1')
     // The first version stored for a host has nothing to diff against, and says so.
     expect(await page.locator('#version').textContent()).toContain('No earlier version to compare with.')
-    expect(await target.isVisible()).toBe(true)
+    // Following the same link again, after scrolling away, brings the line back into view.
+    const inView = () => target.evaluate((line) => line.getBoundingClientRect().top >= 0 && line.getBoundingClientRect().bottom <= window.innerHeight)
+    await expect.poll(inView).toBe(true)
+    await page.evaluate(() => window.scrollTo(0, 0))
+    expect(await inView()).toBe(false)
+    await rule.locator('td[data-label="Line"] a').click()
+    await expect.poll(inView).toBe(true)
     await page.context().close()
 
     const linked = await openDashboard(1366, `/_robots/#robots-txt/${HISTORY_HOST}/${V2.hash}/2`)

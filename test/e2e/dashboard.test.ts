@@ -264,7 +264,7 @@ describe('the dashboard in Chromium', () => {
 
 describe('static assets', () => {
   it('serves the chart library and the page script without a token, with nosniff and noindex', async () => {
-    for (const file of ['uPlot.iife.min.js', 'dashboard.js', 'uPlot.min.css', 'dashboard.css']) {
+    for (const file of ['uPlot.iife.min.js', 'dashboard.js', 'history.js', 'line-diff.js', 'drill.js', 'uPlot.min.css', 'dashboard.css']) {
       const res = await fetch(`${worker.origin}/_robots/static/${file}`)
       expect(res.status, file).toBe(200)
       expect(res.headers.get('content-type'), file).toMatch(file.endsWith('.js') ? /javascript/ : /text\/css/)

@@ -38,6 +38,10 @@ export function parseVersionHref(hash) {
 export function versionLink(host, version, line, text) {
   const a = /** @type {HTMLAnchorElement} */ (el('a', { className: 'link mono', title: `Read ${line ? `line ${line} of ` : ''}this version of ${host}'s robots.txt` }, text))
   a.href = versionHref(host, version, line)
+  // Following the link the address already shows changes no fragment: open it again all the same.
+  a.addEventListener('click', () => {
+    if (location.hash === a.hash) window.dispatchEvent(new HashChangeEvent('hashchange'))
+  })
   return a
 }
 
