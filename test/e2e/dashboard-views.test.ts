@@ -7,6 +7,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ipRangeEntries } from '../../scripts/simulate/ip-ranges.ts'
+import { layoutOf } from './layout.ts'
 import { startBuiltWorker, type RunningWorker } from './worker.ts'
 
 const TOKEN = 'e2e-views-token'
@@ -84,28 +85,12 @@ async function openDashboard(width: number, path = '/_robots/'): Promise<{ page:
   return { page, problems }
 }
 
-/** Whether the page scrolls sideways, and whether each Verdict cell of the agents table lies inside the screen and inside its table's box. */
-function layout(page: Page) {
-  return page.evaluate(() => {
-    const root = document.documentElement
-    const wrapper = document.querySelector('#agents')!.parentElement!
-    const box = wrapper.getBoundingClientRect()
-    const cells = Array.from(document.querySelectorAll('#agents td[data-label="Verdict"]')).map((td) => td.getBoundingClientRect())
-    return {
-      pageScrolls: root.scrollWidth > root.clientWidth,
-      tableScrolls: wrapper.scrollWidth > wrapper.clientWidth,
-      verdicts: cells.length,
-      verdictsInView: cells.every((r) => r.width > 0 && r.left >= 0 && r.right <= root.clientWidth && r.left >= box.left && r.right <= box.right + 0.5),
-    }
-  })
-}
-
 describe('the dashboard at a laptop\'s and a phone\'s width', () => {
   it.each([1280, 1366, 390])('keeps the Verdict column in view without horizontal scroll at %i px', async (width) => {
     const { page, problems } = await openDashboard(width)
     await expect.poll(() => page.locator('#agents tbody tr', { hasText: 'googlebot' }).textContent()).toContain('ignores robots.txt')
     await expect.poll(() => page.locator('#history-versions tbody tr').count()).toBeGreaterThan(0)
-    expect(await layout(page)).toEqual({ pageScrolls: false, tableScrolls: false, verdicts: 2, verdictsInView: true })
+    expect(await layoutOf(page)).toEqual({ pageScrolls: false, tableScrolls: false, verdicts: 2, verdictsInView: true })
     await page.screenshot({ path: `/tmp/dashboard-${width}.png`, fullPage: true })
     expect(problems).toEqual([])
     await page.context().close()

@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ipRangeEntries } from '../../scripts/simulate/ip-ranges.ts'
+import { layoutOf } from './layout.ts'
 import { startBuiltWorker, type RunningWorker } from './worker.ts'
 
 const TOKEN = 'e2e-admin-token'
@@ -177,6 +178,11 @@ describe('the dashboard in Chromium', () => {
     expect(await page.locator('body script').count()).toBe(0)
     await page.waitForTimeout(300)
     await page.screenshot({ path: '/tmp/dashboard.png', fullPage: true })
+    // Every agent's Verdict in view, nothing scrolling sideways, on a laptop and on a phone (issue 13 §4), with the markup-laden rows above.
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 })
+      await expect.poll(() => layoutOf(page), { message: `${width} px` }).toEqual({ pageScrolls: false, tableScrolls: false, verdicts: 5, verdictsInView: true })
+    }
     expect(problems).toEqual([])
     await page.context().close()
   })

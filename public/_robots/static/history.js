@@ -54,7 +54,8 @@ function deployment(v) {
 
 function rulesState(v, index) {
   if (v.rulesChanged === null) return el('span', { className: 'muted', title: 'Not compared: older versions beyond what one answer reads' }, '—')
-  if (index === 0 && v.rulesChanged) return el('span', { className: 'badge unknown' }, 'first version')
+  // The oldest listed is the host's first, unless /api/history cut older ones (then its rules were not compared).
+  if (index === 0) return v.rulesChanged ? el('span', { className: 'badge unknown' }, 'first version') : el('span', { className: 'muted', title: 'Older versions are not listed' }, '—')
   return v.rulesChanged ? el('span', { className: 'badge warn' }, 'rules changed') : el('span', { className: 'muted' }, 'comments or sitemaps only')
 }
 
