@@ -70,8 +70,8 @@ export function timelineWindow(report, changes = []) {
 }
 
 /** Every bin of the window, zero where nothing happened, so gaps read as quiet rather than as lines across them. */
-function binned(report, window) {
-  const { from, to, bin } = window
+function binned(report, span) {
+  const { from, to, bin } = span
   const byBin = new Map(report.timeline.map((t) => [t.hour, t]))
   const bins = (to - from) / bin + 1 <= MAX_FILLED_HOURS
     ? Array.from({ length: (to - from) / bin + 1 }, (_, i) => from + i * bin)
@@ -84,7 +84,7 @@ function binned(report, window) {
 }
 
 /** Rule changes as links on the plot, each to its version in the history view; redrawn with the chart. */
-function placeMarkers(u, changes, _ready) {
+function placeMarkers(u, changes) {
   for (const old of u.over.querySelectorAll('.marker')) old.remove()
   for (const c of changes) {
     const at = c.time / 1000
@@ -105,25 +105,33 @@ function placeMarkers(u, changes, _ready) {
  */
 export function drawTimeline(container, report, changes = []) {
   const UPlot = uPlotLib()
-  const window = timelineWindow(report, changes)
-  const data = binned(report, window)
+  const shown = timelineWindow(report, changes)
+  const data = binned(report, shown)
   if (data[0].length === 0) {
     message(container, 'No judged requests in this range.')
-    return window
+    return shown
   }
   const count = (_u, value) => (value === null || value === undefined ? '—' : formatCount(value))
   // Before any hover, the legend shows the chart's totals rather than dashes.
   const total = (i) => `${formatCount(data[i].reduce((n, v) => n + v, 0))} in all`
-  const unit = window.bin > HOUR ? 'day' : 'hour'
+  const unit = shown.bin > HOUR ? 'day' : 'hour'
   let ready = false
   draw(container, {
     tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     cursor: { points: { size: 6 } },
     // Markers wait for 'ready': uPlot fires 'draw' once before its own state is complete.
-    hooks: { ready: [(u) => placeMarkers(u, changes, (ready = true))], draw: [(u) => ready && placeMarkers(u, changes, true)] },
+    hooks: {
+      ready: [(u) => {
+        ready = true
+        placeMarkers(u, changes)
+      }],
+      draw: [(u) => {
+        if (ready) placeMarkers(u, changes)
+      }],
+    },
     scales: {
       // The whole window, to the range's end: a rule change after the last bin's start is still marked.
-      x: { time: true, range: () => [(window.from - window.bin / 2) / 1000, Math.max(window.to + window.bin / 2, report.filter.until) / 1000] },
+      x: { time: true, range: () => [(shown.from - shown.bin / 2) / 1000, Math.max(shown.to + shown.bin / 2, report.filter.until) / 1000] },
       v: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
       r: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
     },
@@ -138,7 +146,7 @@ export function drawTimeline(container, report, changes = []) {
       { scale: 'r', label: 'requests', side: 1, stroke: SLATE, grid: { show: false }, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? formatCount(v) : '')) },
     ],
   }, data)
-  return window
+  return shown
 }
 
 /** The agents with the most counted violations, as bars. */

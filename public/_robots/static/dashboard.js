@@ -125,9 +125,11 @@ function storageNotes(r) {
 function drawCharts() {
   if (!report) return
   try {
-    const shown = drawTimeline($('chart-timeline'), report, policy.changes())
+    const changes = policy.changes()
+    const shown = drawTimeline($('chart-timeline'), report, changes)
     $('timeline-caption').textContent = `Counted violations and judged requests per ${shown.bin > 3_600_000 ? 'day' : 'hour'}` +
-      (shown.follows ? `, from ${formatTime(shown.from)} UTC (the range's first activity)` : '') + ' · markers: rule changes'
+      (shown.follows ? `, from ${formatTime(shown.from)} UTC, just before the first activity in the range` : '') +
+      (changes.some((c) => c.time >= shown.from) ? ' · dashed lines: robots.txt changes' : '')
     drawByAgent($('chart-agents'), report)
   } catch (error) {
     showStatus(`The charts could not be drawn: ${error instanceof Error ? error.message : String(error)}`, 'bad')
@@ -177,8 +179,8 @@ async function showCoverage() {
 
 void load()
 void showCoverage()
-// The history first: its rule changes are the timeline's markers.
-policy.load().then(() => {
+// Once the history is in, the timeline is drawn again with its rule changes marked.
+void policy.load().then(() => {
   drawCharts()
   openLinked()
-}, (error) => showStatus(`The robots.txt history could not be loaded: ${error instanceof Error ? error.message : String(error)}`, 'bad'))
+})

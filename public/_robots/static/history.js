@@ -148,8 +148,14 @@ export function historyView(anchor, { api, host: hostFilter, getJson }) {
   }
   select.addEventListener('change', list)
 
+  /** Lists the versions; a failure is said in the section, and the rest of the page goes on without markers. */
   async function load() {
-    history = await getJson(`${api}/history${hostFilter ? `?host=${encodeURIComponent(hostFilter)}` : ''}`)
+    try {
+      history = await getJson(`${api}/history${hostFilter ? `?host=${encodeURIComponent(hostFilter)}` : ''}`)
+    } catch (error) {
+      table.replaceChildren(el('caption', { className: 'bad' }, `The history could not be loaded: ${error instanceof Error ? error.message : String(error)}`))
+      return
+    }
     select.replaceChildren(...history.hosts.map((h) => el('option', { value: h.host }, `${h.host} (${h.versions.length})`)))
     select.disabled = history.hosts.length < 2
     list()
