@@ -156,7 +156,12 @@ export function historyView(anchor, { api, host: hostFilter, getJson }) {
       table.replaceChildren(el('caption', { className: 'bad' }, `The history could not be loaded: ${error instanceof Error ? error.message : String(error)}`))
       return
     }
-    select.replaceChildren(...history.hosts.map((h) => el('option', { value: h.host }, `${h.host} (${h.versions.length})`)))
+    select.replaceChildren(...history.hosts.map((h) => {
+      // The value is the host as the API keys it; only the label is escaped for reading.
+      const option = /** @type {HTMLOptionElement} */ (el('option', {}, `${h.host} (${h.versions.length})`))
+      option.value = h.host
+      return option
+    }))
     select.disabled = history.hosts.length < 2
     list()
     if (history.truncated) section.append(el('p', { className: 'hint' }, 'Only the newest 500 versions are listed.'))
