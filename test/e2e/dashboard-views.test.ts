@@ -129,6 +129,10 @@ describe('the report\'s views', () => {
     const over = (await page.locator('#chart-timeline .u-over').boundingBox())!
     await page.mouse.move(over.x + over.width / 2, over.y + over.height / 2, { steps: 5 })
     await expect.poll(() => legend.textContent()).toMatch(/Time\d{4}-\d\d-\d\d.\d\d:00 UTC/)
+    // A marker's flag, on top of the plot, opens that version in the history view.
+    const flag = (await markers.and(page.locator(`[aria-label*="${V2.hash.slice(0, 8)}"]`)).boundingBox())!
+    await page.mouse.click(flag.x + flag.width / 2, flag.y + 4)
+    await expect.poll(() => page.locator('#version-title').textContent()).toContain(`Version ${V2.hash.slice(0, 8)} of ${HISTORY_HOST}`)
     expect(problems).toEqual([])
     await page.context().close()
   })
