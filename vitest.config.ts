@@ -64,6 +64,8 @@ export default defineConfig({
           // Finds or installs Chromium, and says which: the browser tests never skip.
           globalSetup: ['./test/e2e/chromium.ts'],
           environment: 'node',
+          // Each file builds the Worker and drives a browser: one at a time on two cores.
+          fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },

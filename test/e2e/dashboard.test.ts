@@ -6,6 +6,7 @@ import { request } from 'node:http'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ipRangeEntries } from '../../scripts/simulate/ip-ranges.ts'
+import { layoutOf } from './layout.ts'
 import { startBuiltWorker, type RunningWorker } from './worker.ts'
 
 const TOKEN = 'e2e-admin-token'
@@ -176,6 +177,11 @@ describe('the dashboard in Chromium', () => {
     expect(await page.locator('body script').count()).toBe(0)
     await page.waitForTimeout(300)
     await page.screenshot({ path: '/tmp/dashboard.png', fullPage: true })
+    // Every agent's Verdict in view, nothing scrolling sideways, on a laptop and on a phone (issue 13 §4), with the markup-laden rows above.
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 })
+      await expect.poll(() => layoutOf(page), { message: `${width} px` }).toEqual({ pageScrolls: false, tableScrolls: false, verdicts: 5, verdictsInView: true })
+    }
     expect(problems).toEqual([])
     await page.context().close()
   })
@@ -263,7 +269,7 @@ describe('the dashboard in Chromium', () => {
 
 describe('static assets', () => {
   it('serves the chart library and the page script without a token, with nosniff and noindex', async () => {
-    for (const file of ['uPlot.iife.min.js', 'dashboard.js', 'uPlot.min.css', 'dashboard.css']) {
+    for (const file of ['uPlot.iife.min.js', 'dashboard.js', 'history.js', 'line-diff.js', 'drill.js', 'uPlot.min.css', 'dashboard.css']) {
       const res = await fetch(`${worker.origin}/_robots/static/${file}`)
       expect(res.status, file).toBe(200)
       expect(res.headers.get('content-type'), file).toMatch(file.endsWith('.js') ? /javascript/ : /text\/css/)

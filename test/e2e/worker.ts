@@ -53,6 +53,10 @@ export async function startBuiltWorker(secrets: { ROBOTS_ADMIN_TOKEN: string; IP
     kvNamespaces: ['ROBOTS_KV'],
     bindings: { ...config.vars, ...secrets },
     cf: false,
+    // The Worker logs each judged request as a JSON line; the tests assert on pages and the API, so only its warnings and errors are shown.
+    handleStructuredLogs: ({ level, message }) => {
+      if (level === 'warn' || level === 'error') process.stderr.write(`${message}\n`)
+    },
     host: '127.0.0.1',
     port: 0,
   })

@@ -6,11 +6,12 @@
  * through el() and textContent only (see dom.js).
  */
 import { drawByAgent, drawTimeline } from './charts.js'
-import { clear, el, formatCount, formatTime, visible } from './dom.js'
+import { drillDown } from './drill.js'
+import { el, formatCount, formatTime, visible } from './dom.js'
+import { historyView, parseVersionHref } from './history.js'
 import { sortableTable } from './table.js'
-import { agentColumns, eventColumns, pathColumns, ruleColumns, spoofedColumns, toolColumns, totals } from './views.js'
+import { agentColumns, pathColumns, ruleColumns, setVerifiable, spoofedColumns, toolColumns, totals } from './views.js'
 
-const PAGE = 50
 const body = document.body
 const api = body.dataset.api ?? '/_robots/api'
 /** Server-side filters: they change what the API returns. */
@@ -35,7 +36,7 @@ const sourceSelect = /** @type {HTMLSelectElement | null} */ (document.getElemen
 
 /** A row opens its drill-down; for isolated violations, the requests behind them. */
 const drillRow = {
-  onRowClick: (agent) => void openDrill(agent.agentKey, undefined, agent.verdict === 'isolated violations'),
+  onRowClick: (agent) => drill.open(agent.agentKey, agent.verdict === 'isolated violations'),
   rowLabel: (agent) => visible(agent.verdict === 'isolated violations' ? `Show the requests behind ${agent.agentKey}'s violations` : `Show recent requests of ${agent.agentKey}`),
 }
 const agents = sortableTable(/** @type {HTMLTableElement} */ ($('agents')), agentColumns, { empty: 'No crawler was judged in this range.', ...drillRow })
@@ -44,7 +45,6 @@ const spoofed = sortableTable(/** @type {HTMLTableElement} */ ($('spoofed')), sp
 const unchecked = sortableTable(/** @type {HTMLTableElement} */ ($('unchecked')), spoofedColumns, { empty: 'Every claim in this range could be checked.' })
 const rules = sortableTable(/** @type {HTMLTableElement} */ ($('rules')), ruleColumns, { empty: 'No rule was violated.' })
 const paths = sortableTable(/** @type {HTMLTableElement} */ ($('paths')), pathColumns, { empty: 'No path was requested against the rules.' })
-const events = sortableTable(/** @type {HTMLTableElement} */ ($('drill-table')), eventColumns, { empty: 'No stored requests for this agent.' })
 
 let report = null
 let loading = 0
@@ -88,7 +88,7 @@ async function load() {
   const ticket = ++loading
   const q = query(filters)
   csv.href = `${api}/report.csv?${q}`
-  history.replaceState(null, '', `${location.pathname}${q.size > 0 ? `?${q}` : ''}`)
+  history.replaceState(null, '', `${location.pathname}${q.size > 0 ? `?${q}` : ''}${location.hash}`)
   showStatus('Loading the report…')
   try {
     const next = await getJson(`${api}/report?${q}`)
@@ -105,7 +105,6 @@ async function load() {
       t.truncated || omitted > 0 || storageNotes(report) !== '' ? 'warn' : undefined,
     )
     $('coverage').textContent = report.coverage ? `Coverage: ${report.coverage.summary}.` : ''
-    $('timeline-caption').textContent = `Counted violations and judged requests per ${report.timelineBin > 3_600_000 ? 'day' : 'hour'}`
     $('totals').replaceChildren(...totals(report))
     renderTables()
     rules.render(report.topRules)
@@ -126,41 +125,26 @@ function storageNotes(r) {
 function drawCharts() {
   if (!report) return
   try {
-    drawTimeline($('chart-timeline'), report)
+    const changes = policy.changes()
+    const shown = drawTimeline($('chart-timeline'), report, changes)
+    $('timeline-caption').textContent = `Counted violations and judged requests per ${shown.bin > 3_600_000 ? 'day' : 'hour'}` +
+      (shown.follows ? `, from ${formatTime(shown.from)} UTC, just before the first activity in the range` : '') +
+      (changes.some((c) => c.time >= shown.from) ? ' · dashed lines: robots.txt changes' : '')
     drawByAgent($('chart-agents'), report)
   } catch (error) {
     showStatus(`The charts could not be drawn: ${error instanceof Error ? error.message : String(error)}`, 'bad')
   }
 }
 
-/** One agent's stored requests (or only those behind its counted violations), newest first, a page at a time. */
-const drill = { agent: '', violations: false, rows: /** @type {any[]} */ ([]), next: /** @type {number | null} */ (null) }
+const drill = drillDown({ api, host: filters.host, getJson })
+const policy = historyView(/** @type {HTMLElement} */ (document.querySelector('.pair')), { api, host: filters.host, getJson })
 
-async function openDrill(agentKey, before, violations = drill.violations) {
-  const section = $('drill')
-  const more = $('drill-more')
-  section.hidden = false
-  if (before === undefined) {
-    drill.agent = agentKey
-    drill.violations = violations
-    drill.rows = []
-    $('drill-title').textContent = visible(`${violations ? 'Requests behind the counted violations' : 'Recent requests'} · ${agentKey}`)
-    events.render([])
-    section.scrollIntoView({ behavior: 'smooth', block: 'start' })
-  }
-  const q = query({ limit: PAGE, before, host: filters.host, violations: violations ? 1 : '' })
-  try {
-    const page = await getJson(`${api}/agents/${encodeURIComponent(agentKey)}/requests?${q}`)
-    if (drill.agent !== agentKey) return
-    drill.rows = [...drill.rows, ...page.events]
-    drill.next = page.next
-    events.render(drill.rows)
-    more.hidden = page.next === null
-  } catch (error) {
-    clear($('drill-table'))
-    $('drill-table').append(el('caption', { className: 'bad' }, `The requests could not be loaded: ${error instanceof Error ? error.message : String(error)}`))
-  }
+/** A link to a version (the most violated rules, the timeline's markers) opens it in the history view. */
+function openLinked() {
+  const target = parseVersionHref(location.hash)
+  if (target) void policy.open(target)
 }
+window.addEventListener('hashchange', openLinked)
 
 range.addEventListener('change', () => {
   filters.since = range.value
@@ -177,13 +161,14 @@ category.addEventListener('change', () => {
 })
 filterInput.addEventListener('input', renderTables)
 $('filters').addEventListener('submit', (event) => event.preventDefault())
-$('drill-more').addEventListener('click', () => {
-  if (drill.next !== null) void openDrill(drill.agent, drill.next)
-})
 
 /** Verification coverage: one plain sentence per operator whose IP ranges are missing or stale (issue 8 §2). */
 async function showCoverage() {
   const coverage = await getJson(`${api}/verification`).catch(() => null)
+  if (Array.isArray(coverage?.operators)) {
+    setVerifiable(coverage.operators)
+    renderTables()
+  }
   const notes = (coverage?.operators ?? []).filter((o) => typeof o.message === 'string')
   if (notes.length === 0) return
   const shown = notes.slice(0, 3).map((o) => el('p', {}, o.message))
@@ -194,3 +179,8 @@ async function showCoverage() {
 
 void load()
 void showCoverage()
+// Once the history is in, the timeline is drawn again with its rule changes marked.
+void policy.load().then(() => {
+  drawCharts()
+  openLinked()
+})

@@ -25,6 +25,32 @@ export function visible(text) {
   return String(text).replace(HIDDEN_CHARACTERS, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`)
 }
 
+/**
+ * `text` as nodes for a code view: visible runs as text, each invisible or
+ * bidi character as a marked `\u{HEX}` escape, so a reader tells an escape
+ * the file holds from one typed out in it.
+ *
+ * @param {string} text
+ * @returns {Node[]}
+ */
+export function escapedNodes(text) {
+  /** @type {Node[]} */
+  const nodes = []
+  let at = 0
+  for (const match of String(text).matchAll(HIDDEN_CHARACTERS)) {
+    const index = match.index ?? 0
+    if (index > at) nodes.push(document.createTextNode(text.slice(at, index)))
+    const escape = document.createElement('span')
+    escape.className = 'esc'
+    escape.title = 'An invisible or bidi character, shown as its code point'
+    escape.textContent = visible(match[0])
+    nodes.push(escape)
+    at = index + match[0].length
+  }
+  if (at < text.length) nodes.push(document.createTextNode(text.slice(at)))
+  return nodes
+}
+
 /** Attributes el() refuses: event handlers and URLs could run script, so callers set those deliberately. */
 const UNSAFE_ATTRIBUTE = /^(on|href$|src$|srcdoc$|formaction$|style$)/i
 
@@ -75,6 +101,17 @@ export function formatShare(part, whole) {
 export function formatTime(ms) {
   if (typeof ms !== 'number') return '—'
   return new Date(ms).toISOString().slice(0, 16).replace('T', '\u00a0')
+}
+
+/** 2026-01-05 10:00:42: the drill-down tells requests in the same minute apart. */
+export function formatSecond(ms) {
+  if (typeof ms !== 'number') return '—'
+  return new Date(ms).toISOString().slice(0, 19).replace('T', '\u00a0')
+}
+
+/** A time to the second for a table cell, on one line. */
+export function secondCell(ms) {
+  return el('span', { className: 'nowrap' }, formatSecond(ms))
 }
 
 /** A time for a table cell, never broken across lines. */

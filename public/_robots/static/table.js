@@ -13,6 +13,7 @@ import { clear, el } from './dom.js'
  * @property {(row: any) => Node | string} [cell]  how the cell reads (default: the value)
  * @property {boolean} [numeric]  right-aligned, sorted as numbers, largest first
  * @property {string} [title]  a header tooltip explaining the column
+ * @property {string} [className]  a class on the column's cells, for the stylesheet
  */
 
 /**
@@ -72,7 +73,9 @@ export function sortableTable(table, columns, /** @type {TableOptions} */ option
       return tbody
     }
     for (const row of ordered()) {
-      const tr = el('tr', {}, ...columns.map((c) => el('td', { className: c.numeric ? 'num' : undefined }, c.cell ? c.cell(row) : String(c.value(row) ?? '—'))))
+      // data-label names the column where a narrow screen stacks the cells (dashboard.css).
+      const cell = (c) => el('td', { className: [c.numeric ? 'num' : '', c.className ?? ''].join(' ').trim() || undefined, 'data-label': c.label }, c.cell ? c.cell(row) : String(c.value(row) ?? '—'))
+      const tr = el('tr', {}, ...columns.map(cell))
       const onRowClick = options.onRowClick
       if (onRowClick) {
         tr.className = 'clickable'

@@ -4,7 +4,8 @@
  * The data is the JSON API's (src/report/types.ts); every string in it may
  * come from a crawler, so cells are text built with el().
  */
-import { clipped, el, formatCount, formatRule, formatShare, timeCell } from './dom.js'
+import { clipped, el, formatCount, formatRule, formatShare, secondCell, timeCell } from './dom.js'
+import { versionLink } from './history.js'
 
 const VERDICT_CLASS = { 'ignores robots.txt': 'bad', 'isolated violations': 'warn', complies: 'good', 'not enough data': 'unknown' }
 
@@ -21,28 +22,62 @@ function breakdown(v) {
     `not counted: ${v.grace} within 24 h of a rule change, ${v.newHost ?? 0} in the first 24 h robots-edge served the host`
 }
 
+/**
+ * Registry ids of the agents this Worker can verify (their operators publish
+ * IP ranges: /api/verification lists them); null until that answer arrives.
+ */
+let verifiable = /** @type {Set<string> | null} */ (null)
+
+/** Takes /api/verification's operators: their agents are the ones a Verified share means something for. */
+export function setVerifiable(operators) {
+  verifiable = new Set(operators.flatMap((o) => o.agents ?? []))
+}
+
+/**
+ * Whether a share of verified requests means anything for this agent. An
+ * agent no registry entry names (an unknown bot, a tool) or whose operator
+ * publishes no IP ranges cannot be verified at all: "—", not "0 %". One that
+ * Cloudflare vouched for anyway keeps its share.
+ */
+function canVerify(a) {
+  return a.evidence.verifiedShare > 0 || (a.agentId !== null && a.agentId !== undefined && (verifiable === null || verifiable.has(a.agentId)))
+}
+
+/** The operator, and its category under it: one column, so the table fits from 1280 px. */
+function operator(a) {
+  return el('div', { className: 'stack' }, a.operator ?? '—', a.category ? el('small', {}, a.category) : null)
+}
+
+/** How many times it read robots.txt, and when last. */
+function fetches(a) {
+  const last = a.evidence.lastRobotsFetch
+  return el('div', { className: 'stack' }, formatCount(a.evidence.robotsFetches), last ? el('small', {}, 'last ', timeCell(last)) : null)
+}
+
+/** The verdict second, after the name: the column a site owner reads first stays in view at any width. */
 export const agentColumns = [
   { label: 'Agent', value: (a) => a.agentKey, cell: (a) => el('span', { className: 'mono strong' }, a.agentKey) },
-  { label: 'Operator', value: (a) => a.operator ?? '' },
-  { label: 'Category', value: (a) => a.category ?? '' },
-  { label: 'Requests', numeric: true, value: (a) => a.evidence.requests, cell: (a) => formatCount(a.evidence.requests), title: 'Judged requests in the range' },
+  { label: 'Verdict', value: (a) => a.verdict, cell: verdict, className: 'verdict-col' },
   {
     label: 'Violations', numeric: true, value: (a) => a.evidence.violations.counted, title: 'Counted violations: disallowed requests it could have known were disallowed',
     cell: (a) => el('span', { title: breakdown(a.evidence.violations), className: a.evidence.violations.counted > 0 ? 'hot' : undefined }, formatCount(a.evidence.violations.counted)),
   },
   {
-    label: 'Violation rate', numeric: true, value: (a) => (a.evidence.requests ? a.evidence.violations.counted / a.evidence.requests : null),
+    label: 'Rate', numeric: true, value: (a) => (a.evidence.requests ? a.evidence.violations.counted / a.evidence.requests : null), title: 'Counted violations per judged request',
     cell: (a) => formatShare(a.evidence.violations.counted, a.evidence.requests),
   },
-  { label: 'robots.txt fetches', numeric: true, value: (a) => a.evidence.robotsFetches, cell: (a) => formatCount(a.evidence.robotsFetches) },
-  { label: 'Last fetch', value: (a) => a.evidence.lastRobotsFetch, cell: (a) => timeCell(a.evidence.lastRobotsFetch) },
-  { label: 'Verified', numeric: true, value: (a) => a.evidence.verifiedShare, cell: (a) => formatShare(a.evidence.verifiedShare, 1), title: 'Share of its requests confirmed to come from its operator' },
+  { label: 'Requests', numeric: true, value: (a) => a.evidence.requests, cell: (a) => formatCount(a.evidence.requests), title: 'Judged requests in the range' },
+  { label: 'robots.txt', numeric: true, value: (a) => a.evidence.robotsFetches, cell: fetches, title: 'Fetches of robots.txt in the range, and the last one' },
+  {
+    label: 'Verified', numeric: true, value: (a) => (canVerify(a) ? a.evidence.verifiedShare : null), title: 'Share of its requests confirmed to come from its operator',
+    cell: (a) => (canVerify(a) ? formatShare(a.evidence.verifiedShare, 1) : el('span', { title: 'Its operator publishes no IP ranges: it cannot be verified' }, '—')),
+  },
   { label: 'Last seen', value: (a) => a.lastSeen ?? null, cell: (a) => timeCell(a.lastSeen) },
-  { label: 'Verdict', value: (a) => a.verdict, cell: verdict },
+  { label: 'Operator', value: (a) => a.operator ?? '', cell: operator, title: 'Operator and category' },
 ]
 
-/** Tools: the same columns, without the operator's category. */
-export const toolColumns = agentColumns.filter((c) => c.label !== 'Category' && c.label !== 'Verified')
+/** Tools: the same columns; a tool has no operator's IP ranges, so no Verified share either. */
+export const toolColumns = agentColumns.filter((c) => c.label !== 'Verified')
 
 export const spoofedColumns = [
   { label: 'Claimed agent', value: (s) => s.agentKey, cell: (s) => el('span', { className: 'mono strong' }, s.agentKey) },
@@ -60,9 +95,9 @@ function paths(list) {
 
 export const ruleColumns = [
   { label: 'Rule', value: (r) => formatRule(r), cell: (r) => el('span', { className: 'mono' }, clipped(formatRule(r), 60)) },
-  { label: 'Line', numeric: true, value: (r) => r.line },
+  { label: 'Line', numeric: true, value: (r) => r.line, cell: (r) => versionLink(r.host, r.robotsVersion, r.line, String(r.line)), title: 'The line in that version of robots.txt: click to read it' },
   { label: 'Host', value: (r) => r.host, cell: (r) => clipped(r.host, 40) },
-  { label: 'Version', value: (r) => r.robotsVersion, cell: (r) => el('span', { className: 'mono', title: r.robotsVersion }, r.robotsVersion.slice(0, 8)) },
+  { label: 'Version', value: (r) => r.robotsVersion, cell: (r) => versionLink(r.host, r.robotsVersion, null, r.robotsVersion.slice(0, 8)) },
   { label: 'Violations', numeric: true, value: (r) => r.violations, cell: (r) => formatCount(r.violations) },
   { label: 'Agents', numeric: true, value: (r) => r.agents },
 ]
@@ -92,13 +127,13 @@ function eventVerdict(e) {
 
 /** The drill-down shows the raw User-Agent header and path: the evidence itself. */
 export const eventColumns = [
-  { label: 'Time', value: (e) => e.time, cell: (e) => timeCell(e.time) },
-  { label: 'Host', value: (e) => e.host, cell: (e) => clipped(e.host, 32) },
+  { label: 'Time', value: (e) => e.time, cell: (e) => secondCell(e.time) },
+  { label: 'Verdict', value: (e) => (e.type === 'robots-txt' ? 'robots' : e.allowed ? 'allowed' : 'disallowed'), cell: eventVerdict },
   { label: 'Request', value: (e) => e.path, cell: (e) => el('span', { className: 'mono' }, `${e.method} `, clipped(e.path, 60)) },
   { label: 'User-Agent', value: (e) => e.userAgent, cell: (e) => el('span', { className: 'mono ua' }, e.userAgent) },
   { label: 'Verification', value: (e) => e.verification, cell: (e) => el('span', { className: `badge ${e.verification === 'verified' ? 'good' : e.verification === 'spoofed' ? 'bad' : 'unknown'}` }, e.verification) },
-  { label: 'Verdict', value: (e) => (e.type === 'robots-txt' ? 'robots' : e.allowed ? 'allowed' : 'disallowed'), cell: eventVerdict },
   { label: 'Guard', value: (e) => e.action, cell: (e) => (e.action === 'block' ? `refused ${e.status}` : `${e.mode}: passed`) },
+  { label: 'Host', value: (e) => e.host, cell: (e) => clipped(e.host, 32) },
 ]
 
 /** The headline numbers. */
