@@ -57,7 +57,7 @@ export async function startBuiltWorker(secrets: { ROBOTS_ADMIN_TOKEN: string; IP
   const [edge, admin] = await Promise.all([build(EDGE), build(ADMIN)])
   const assets = edge.config.assets?.directory
   if (!assets) throw new Error('wrangler.toml has no [assets] directory')
-  const service = edge.config.services?.find((s) => s.binding === 'ROBOTS_ADMIN')?.service
+  const service = edge.config.services?.find((s: { binding: string; service?: string }) => s.binding === 'ROBOTS_ADMIN')?.service
   if (service !== admin.config.name) throw new Error(`wrangler.toml's ROBOTS_ADMIN names "${service}", but wrangler.admin.toml's Worker is "${admin.config.name}"`)
   // The same ids in both Workers: one database and one namespace, as `npm run deploy` binds them.
   const storage = { d1Databases: { DB: 'e2e' }, kvNamespaces: { ROBOTS_KV: 'e2e-kv' } }
