@@ -1,8 +1,9 @@
 import type { ReportFactory } from './edge.ts'
+import type { RobotsEdgeEnv } from './env.ts'
 
 /** A service binding, checked by shape: a consumer's `env` may hold anything under that name. */
 function adminOf(env: unknown): Fetcher | undefined {
-  const admin = (env as { ROBOTS_ADMIN?: Fetcher } | undefined)?.ROBOTS_ADMIN
+  const admin = (env as RobotsEdgeEnv | undefined)?.ROBOTS_ADMIN
   return typeof admin?.fetch === 'function' ? admin : undefined
 }
 
