@@ -111,8 +111,8 @@ function guardThen(guard: MiddlewareHandler, c: Context<AppEnv>, next: () => Pro
 
 /**
  * robots.txt, the guard and (when `report` is given) everything under
- * /_robots/, as one middleware, with record and verify given. `createApp` uses it bare; the
- * package's forms through `createEdge`, with storage.
+ * /_robots/, as one middleware, with record and verify given. `createApp`
+ * uses it bare; the package's forms through `createEdge`, with storage.
  */
 export function assembleEdge(
   config: ConfigInput,
