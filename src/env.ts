@@ -15,8 +15,6 @@ export interface RobotsEdgeEnv {
   ROBOTS_KV?: KVNamespace
   /** Optional second sink for busy sites (Workers Analytics Engine). Unset: D1 only. */
   ROBOTS_AE?: AnalyticsEngineDataset
-  /** Which Worker version serves the request (`[version_metadata]`): the report's history names it. Unset: no deployment is recorded. */
-  CF_VERSION_METADATA?: WorkerVersionMetadata
   /** The deployment's environment. Unset: `production`. */
   ROBOTS_ENV?: string
   /** Where the template Worker sends requests that pass. Unset: the zone's origin. Not read by `withRobotsEdge` or `robotsEdge()`. */
