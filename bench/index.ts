@@ -21,7 +21,7 @@ if (only !== 'robots' && only !== 'bundle') {
   const identify = await runIdentifyBench()
   printIdentifyBench(identify)
   if (!identify.pass) failed.push('identifyAgent')
-  runWebBotAuthBench()
+  if (!runWebBotAuthBench()) failed.push('Web Bot Auth')
   if (!(await runWorkerBench())) failed.push('Worker')
 }
 if (failed.length > 0) {

@@ -31,6 +31,8 @@ export interface RobotsEdgeEnv {
   AE_API_TOKEN?: string
   /** The dataset name, when not `robots_edge_events`. */
   AE_DATASET?: string
+  /** `[version_metadata]`: names the deployment that first served each robots.txt version. Unset: not recorded. */
+  CF_VERSION_METADATA?: { readonly id: string; readonly tag?: string }
 }
 
 /** A D1 binding, checked by shape: a consumer's `env` may hold anything under that name. */

@@ -35,7 +35,7 @@ const envOf = (c: Context): RobotsEdgeEnv => c.env as RobotsEdgeEnv
 
 /** The Worker version serving this request, where wrangler.toml declares `[version_metadata]`. */
 function deploymentOf(env: RobotsEdgeEnv): Deployment | undefined {
-  const metadata = (env as Partial<Env>).CF_VERSION_METADATA
+  const metadata = env.CF_VERSION_METADATA
   return metadata?.id ? { id: metadata.id, ...(metadata.tag ? { tag: metadata.tag } : {}) } : undefined
 }
 

@@ -9,6 +9,7 @@ import type { Report } from '../../src/report/types.ts'
 import { writeEvents } from '../../src/storage/ledger.ts'
 import { EVENT_COLUMNS, hourOf, summariseFetches, toEventRow } from '../../src/storage/rollups.ts'
 import { DAY, HOUR, MINUTE, T0, ccbot, fetched, googlebot, gptbot, judged, scraper } from '../report/fixtures.ts'
+import { LEDGER_TABLES } from './ledger-tables.ts'
 
 const db = env.DB
 const V1 = 'User-agent: *\nDisallow: /admin/\n'
@@ -16,11 +17,8 @@ const V2 = 'User-agent: *\nDisallow: /admin/\nDisallow: /drafts/\n'
 const DRAFTS = { type: 'disallow', pattern: '/drafts/', line: 3 } as const
 const ALL = { since: T0 - 30 * DAY, until: T0 + 30 * DAY }
 
-/** Every table the migrations create, and wrangler's record of which ran. */
-const TABLES = [
-  'events', 'agent_hourly', 'robots_fetches', 'robots_versions', 'agents', 'counts_hourly', 'counts_daily', 'timeline_hourly',
-  'paths_daily', 'rules_daily', 'agent_groups', 'robots_hosts', 'ledger_state', 'ledger_losses', 'ledger_hosts', 'd1_migrations',
-]
+/** Every table the migrations create (today's, and the first ledger's agent_hourly), and wrangler's record of which ran. */
+const TABLES = [...LEDGER_TABLES, 'agent_hourly', 'd1_migrations']
 
 const OLD_COLUMNS = EVENT_COLUMNS.filter((c) => c !== 'agent_also')
 const json = (cols: readonly string[]) => cols.map((c) => `value ->> '$.${c}'`).join(', ')
