@@ -8,6 +8,21 @@ import { defineConfig } from 'vitest/config'
 // The ledger's schema, applied to each test's D1 by test/worker/setup.ts.
 const migrations = await readD1Migrations('./migrations')
 
+/**
+ * Stands in for the admin Worker behind wrangler.toml's ROBOTS_ADMIN service
+ * binding: answers with the request it was given, so a test of the edge
+ * entry (src/index.ts) sees exactly what the edge forwarded.
+ */
+async function adminEcho(request: Request): Promise<Response> {
+  return Response.json({
+    admin: 'echo',
+    method: request.method,
+    url: request.url,
+    authorization: request.headers.get('authorization'),
+    body: await request.text(),
+  })
+}
+
 // `robots-edge` (robots.config.ts imports it by name, as a consumer's does)
 // resolves to the package's TypeScript source here: package.json `exports`
 // maps this condition to src/; consumers get the built JavaScript.
@@ -74,9 +89,16 @@ export default defineConfig({
         ...workersFromSource,
         plugins: [
           cloudflareTest({
-            main: './src/index.ts',
+            // createWorker, the in-process form: the report is served by the
+            // same Worker, so the tests of /_robots/api/* call SELF.fetch as
+            // before. The template's split into two Workers is covered by
+            // test/worker/edge-worker.test.ts and the e2e project.
+            main: './test/worker/entry.ts',
             wrangler: { configPath: './wrangler.toml' },
-            miniflare: { bindings: { TEST_MIGRATIONS: migrations, ROBOTS_ADMIN_TOKEN: 'test-admin-token', IP_HASH_SALT: 'test-salt' } },
+            miniflare: {
+              bindings: { TEST_MIGRATIONS: migrations, ROBOTS_ADMIN_TOKEN: 'test-admin-token', IP_HASH_SALT: 'test-salt' },
+              serviceBindings: { ROBOTS_ADMIN: adminEcho },
+            },
           }),
         ],
         test: {
@@ -94,7 +116,7 @@ export default defineConfig({
           cloudflareTest({
             main: './src/index.ts',
             wrangler: { configPath: './wrangler.toml' },
-            miniflare: { bindings: { TEST_MIGRATIONS: migrations, ROBOTS_ENV: 'staging' } },
+            miniflare: { bindings: { TEST_MIGRATIONS: migrations, ROBOTS_ENV: 'staging' }, serviceBindings: { ROBOTS_ADMIN: adminEcho } },
           }),
         ],
         test: {

@@ -6,6 +6,10 @@
 //   3. the local D1 gets the migrations: wrangler asks "continue?" when its
 //      stdin is a terminal, so it is given none, and its tables print only
 //      when something fails.
+// `npm run dev` then runs both Workers (wrangler.toml, wrangler.admin.toml):
+// both read this .dev.vars (it sits beside both configs) and open the same
+// local D1 and KV (local state is keyed by binding name), so migrating the
+// edge's DB migrates the admin's too.
 // Options: --persist-to <dir> (as wrangler's; default .wrangler/state).
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'

@@ -2,7 +2,8 @@
 // 2.4 KiB gzip less than the default preset; the routes here are few and fixed.
 import { Hono } from 'hono/tiny'
 import type { ConfigInput, Policies } from './config/index.ts'
-import { assembleEdge, createEdge, type AppEnv, type RecordFn, type VerifyFn } from './edge.ts'
+import { forwardToAdmin } from './admin-forward.ts'
+import { assembleEdge, createEdge, inProcessReport, type AppEnv, type RecordFn, type ReportFactory, type VerifyFn } from './edge.ts'
 import type { RobotsEdgeEnv } from './env.ts'
 import { cloudflareVerification } from './middleware/bot-guard.ts'
 import { passThrough } from './middleware/origin.ts'
@@ -25,7 +26,7 @@ export interface AppDeps {
  * config is checked here, once per isolate: a bad one throws at start-up.
  */
 export function createApp(config: ConfigInput, deps: AppDeps = {}): Hono<AppEnv> {
-  const { policies, middleware } = assembleEdge(config, { record: deps.record, verify: deps.verify ?? cloudflareVerification, report: false })
+  const { policies, middleware } = assembleEdge(config, { record: deps.record, verify: deps.verify ?? cloudflareVerification })
   const app = new Hono<AppEnv>()
   app.use(middleware)
   deps.routes?.(app, policies)
@@ -47,7 +48,33 @@ export function createApp(config: ConfigInput, deps: AppDeps = {}): Hono<AppEnv>
  * export default createWorker(config)
  */
 export function createWorker(config: ConfigInput, deps: AppDeps = {}): ExportedHandler<RobotsEdgeEnv> {
-  const edge = createEdge(config, { record: deps.record, verify: deps.verify })
+  return standaloneWorker(config, deps, inProcessReport)
+}
+
+/**
+ * The edge half of the template's two Workers: as `createWorker` (serves
+ * /robots.txt, guards, records into D1, runs the cron, sends the rest to the
+ * origin), but /_robots and everything under it go, unchanged, to the admin
+ * Worker (`createAdminWorker`) through the service binding `ROBOTS_ADMIN`;
+ * without that binding, those paths answer 503 saying what to add. The
+ * report's code stays out of this Worker's bundle, which every request runs.
+ *
+ * Bindings: those of `createWorker`, and `ROBOTS_ADMIN` (a service binding
+ * to the admin Worker). `deps` replaces any part, as for `createWorker`.
+ *
+ * @example
+ * // src/index.ts; wrangler.toml: [[services]] binding = "ROBOTS_ADMIN", service = "robots-edge-admin"
+ * import { createEdgeWorker } from 'robots-edge'
+ * import config from '../robots.config.ts'
+ * export default createEdgeWorker(config)
+ */
+export function createEdgeWorker(config: ConfigInput, deps: AppDeps = {}): ExportedHandler<RobotsEdgeEnv> {
+  return standaloneWorker(config, deps, forwardToAdmin)
+}
+
+/** The Worker in front of an origin, with what serves /_robots/. */
+function standaloneWorker(config: ConfigInput, deps: AppDeps, report: ReportFactory): ExportedHandler<RobotsEdgeEnv> {
+  const edge = createEdge(config, { record: deps.record, verify: deps.verify }, report)
   const app = new Hono<AppEnv>()
   app.use(edge.middleware)
   deps.routes?.(app, edge.policies)
@@ -81,7 +108,7 @@ export function withRobotsEdge<Env = RobotsEdgeEnv, QueueMessage = unknown, CfHo
   if (handler === null || typeof handler !== 'object') {
     throw new TypeError('withRobotsEdge: the second argument must be a module Worker\'s handler, an object with fetch(), e.g. withRobotsEdge(config, { fetch: (request, env, ctx) => ... }).')
   }
-  const edge = createEdge(config)
+  const edge = createEdge(config, {}, inProcessReport)
   const app = new Hono<AppEnv>()
   app.use(edge.middleware)
   app.all('*', (c) => {

@@ -1,8 +1,12 @@
 /**
  * robots-edge as one Hono middleware: /robots.txt, the guard, the report
- * under /_robots/, then `next()` to whatever the app does. Every form of the
- * package is built on it: `robotsEdge()` (robots-edge/hono), `withRobotsEdge`
- * and `createWorker` (robots-edge), and this repository's own Worker.
+ * under /_robots/ (when one is given), then `next()` to whatever the app
+ * does. Every form of the package is built on it: `robotsEdge()`
+ * (robots-edge/hono), `withRobotsEdge` and `createWorker` (robots-edge) with
+ * the report in-process, and `createEdgeWorker`, which hands /_robots/ to
+ * the admin Worker. The report is a parameter so that a bundle whose entry
+ * never passes `inProcessReport` leaves src/report/routes.ts out (package.json
+ * says `"sideEffects": false`): that keeps the edge Worker under 64 KiB gzip.
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AgentIdentity } from './bots/index.ts'
@@ -12,7 +16,8 @@ import type { JudgedRequest, Verification } from './events.ts'
 import { botGuard, recordRobotsFetch, type BotGuardEnv } from './middleware/bot-guard.ts'
 import { responseSignals } from './middleware/response-signals.ts'
 import { robotsTxt } from './middleware/robots-txt.ts'
-import { createReportApp, REPORT_BASE, type ReportRoutesOptions } from './report/routes.ts'
+import { REPORT_BASE } from './report/base.ts'
+import { createReportApp, type ReportRoutesOptions } from './report/routes.ts'
 import { createWiring } from './wiring.ts'
 
 /** The Hono environment of every robots-edge app: its bindings, and the verdict for later handlers. */
@@ -45,6 +50,20 @@ export interface RobotsEdgeOptions {
   /** Where the one-time notices about missing bindings go. Default: `console.warn`. */
   warn?: (message: string) => void
 }
+
+/** What a report needs from the edge: verification coverage, when the edge verifies with the IP ranges. */
+export interface ReportDeps {
+  /** Verification coverage for /_robots/api/verification; without it that route is a 404. */
+  coverage?: ReportRoutesOptions['coverage']
+}
+
+/** Builds the report's handler once per isolate; it serves every path under /_robots/. */
+export type ReportFactory = (deps: ReportDeps) => {
+  fetch(request: Request, env: unknown, ctx?: ExecutionContext): Response | Promise<Response>
+}
+
+/** The report and dashboard served by the same Worker (`robotsEdge`, `createWorker`, `withRobotsEdge`). */
+export const inProcessReport: ReportFactory = (deps) => createReportApp(deps.coverage ? { coverage: deps.coverage } : {})
 
 /** What `createEdge` builds once per isolate. */
 export interface Edge {
@@ -91,18 +110,19 @@ function guardThen(guard: MiddlewareHandler, c: Context<AppEnv>, next: () => Pro
 }
 
 /**
- * robots.txt, the guard and (unless `report` is false) the report, as one
- * middleware, with record and verify given. `createApp` uses it bare; the
- * package's forms through `createEdge`, with storage.
+ * robots.txt, the guard and (when `report` is given) everything under
+ * /_robots/, as one middleware, with record and verify given. `createApp`
+ * uses it bare; the package's forms through `createEdge`, with storage.
  */
 export function assembleEdge(
   config: ConfigInput,
   deps: {
     record?: RecordFn | undefined
     verify: VerifyFn
-    report: boolean
+    /** Serves /_robots and everything under it. Default: none (those paths go on like any other). */
+    report?: ReportFactory | undefined
     log?: ((line: string) => void) | undefined
-    /** Verification coverage for /_robots/api/verification; without it that route is a 404. */
+    /** Verification coverage, handed to the report. */
     coverage?: ReportRoutesOptions['coverage']
   },
 ): Omit<Edge, 'scheduled'> {
@@ -111,7 +131,7 @@ export function assembleEdge(
   const ipSalt = (c: Context) => (c.env as RobotsEdgeEnv | undefined)?.IP_HASH_SALT
   const txt = robotsTxt({ policies, onFetch: recordRobotsFetch({ record, verify, ipSalt }) })
   const guard = botGuard({ policies, record, verify, ipSalt, log: deps.log })
-  const report = deps.report ? createReportApp(deps.coverage ? { coverage: deps.coverage } : {}) : null
+  const report = deps.report ? deps.report(deps.coverage ? { coverage: deps.coverage } : {}) : null
   const signals = responseSignals<AppEnv>({ policies, exclude: `${REPORT_BASE}/` })
   const serve = async (c: Context<AppEnv>, next: () => Promise<void>): Promise<Response | void> => {
     const path = c.req.path
@@ -167,16 +187,17 @@ function brokenConfigEdge(error: ConfigError): Edge {
 /**
  * Builds robots-edge for a config, once per isolate: the policies (a bad
  * config throws here, at start-up), the middleware, with the D1 ledger and
- * KV IP ranges as defaults, and the cron handler.
+ * KV IP ranges as defaults, and the cron handler. `report` serves /_robots/
+ * (unless `options.report` is false); without it, this edge has none.
  */
-export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {}): Edge {
+export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {}, report?: ReportFactory): Edge {
   const wiring = createWiring()
   let assembled: Omit<Edge, 'scheduled'>
   try {
     assembled = assembleEdge(config, {
       record: options.record ?? wiring.record,
       verify: options.verify ?? wiring.verify,
-      report: options.report !== false,
+      report: options.report === false ? undefined : report,
       log: options.log,
       // What this isolate's IP-range loader holds: only meaningful when it verifies.
       ...(options.verify === undefined ? { coverage: wiring.coverage } : {}),
@@ -228,6 +249,6 @@ export type RobotsEdgeMiddleware = MiddlewareHandler<AppEnv> & {
  * export default { fetch: app.fetch, scheduled: edge.scheduled }
  */
 export function robotsEdge(config: ConfigInput, options: RobotsEdgeOptions = {}): RobotsEdgeMiddleware {
-  const edge = createEdge(config, options)
+  const edge = createEdge(config, options, inProcessReport)
   return Object.assign(edge.middleware, { scheduled: edge.scheduled })
 }

@@ -19,6 +19,8 @@ export interface RobotsEdgeEnv {
   ROBOTS_ENV?: string
   /** Where the template Worker sends requests that pass. Unset: the zone's origin. Not read by `withRobotsEdge` or `robotsEdge()`. */
   ORIGIN?: string
+  /** The admin Worker, which serves /_robots/ for `createEdgeWorker`. Unset: those paths answer 503. */
+  ROBOTS_ADMIN?: Fetcher
   /** Bearer token for /_robots/ (the report and dashboard). Unset: those paths answer 401. */
   ROBOTS_ADMIN_TOKEN?: string
   /** Salt for hashing client IPs in the ledger. Unset: no IP hash is stored. */

@@ -9,9 +9,11 @@ import { unstable_readConfig, unstable_splitSqlQuery } from 'wrangler'
 import { ipRangeEntries } from '../simulate/ip-ranges.ts'
 
 /**
- * The built Worker in Miniflare, as production runs it: the bundle
- * `wrangler deploy --dry-run --minify` makes, an in-memory D1 with every
- * migration applied, KV holding the operators' IP ranges (fixtures), the
+ * The built Workers in Miniflare, as production runs them: the bundles
+ * `wrangler deploy --dry-run --minify` makes of the edge Worker (served) and
+ * the admin Worker (behind the edge's ROBOTS_ADMIN service binding, serving
+ * /_robots/), one in-memory D1 with every migration applied and one KV
+ * holding the operators' IP ranges (fixtures), shared by both, the
  * production environment and its secrets. On 127.0.0.1, a free port.
  */
 
@@ -56,10 +58,13 @@ export interface StartOptions {
   readonly d1OnDisk?: boolean
 }
 
-/** Bundles src/index.ts as `wrangler deploy` would (offline, minified). Returns the script's path. */
-export async function buildWorker(outdir: string): Promise<string> {
-  await run('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '--minify'], { cwd: ROOT, env: OFFLINE, timeout: 120_000 })
-  return join(ROOT, outdir, 'index.js')
+/** Bundles src/index.ts (or `config`'s Worker) as `wrangler deploy` would (offline, minified). Returns the script's path. */
+export async function buildWorker(outdir: string, config = 'wrangler.toml'): Promise<string> {
+  await run('npx', ['wrangler', 'deploy', '--dry-run', '-c', config, '--outdir', outdir, '--minify'], { cwd: ROOT, env: OFFLINE, timeout: 120_000 })
+  // The bundle is named after the entry module (index.js, admin-worker.js).
+  const script = (await readdir(join(ROOT, outdir))).find((f) => f.endsWith('.js'))
+  if (script === undefined) throw new Error(`wrangler wrote no bundle into ${outdir}`)
+  return join(ROOT, outdir, script)
 }
 
 /** The migrations in migrations/, in order, split into statements by wrangler's own splitter. */
@@ -74,25 +79,38 @@ async function migrationStatements(dir: string): Promise<string[]> {
 export async function startWorker(options: StartOptions): Promise<LocalWorker> {
   const config = unstable_readConfig({ config: join(ROOT, 'wrangler.toml') })
   const migrationsDir = join(ROOT, config.d1_databases.find((d: { binding: string }) => d.binding === 'DB')?.migrations_dir ?? 'migrations')
-  const scriptPath = await buildWorker(options.outdir)
+  const [scriptPath, adminScriptPath] = await Promise.all([buildWorker(options.outdir), buildWorker(`${options.outdir}-admin`, 'wrangler.admin.toml')])
+  const admin = unstable_readConfig({ config: join(ROOT, 'wrangler.admin.toml') })
   const stderr: string[] = []
   const stderrCounts = { lines: 0, ledger: 0, busy: 0 }
   // Never the dev server's state (.wrangler/state): a directory of its own.
   const d1Dir = options.d1OnDisk ? await mkdtemp(join(tmpdir(), 'robots-edge-loadtest-d1-')) : undefined
   const mf = new Miniflare({
     ...(d1Dir === undefined ? {} : { d1Persist: d1Dir }),
-    modules: true,
-    scriptPath,
-    compatibilityDate: config.compatibility_date ?? '2026-04-20',
-    compatibilityFlags: config.compatibility_flags,
-    d1Databases: { DB: 'loadtest-ledger' },
-    kvNamespaces: ['ROBOTS_KV'],
-    bindings: {
-      ROBOTS_ENV: 'production',
-      ORIGIN: '',
-      IP_HASH_SALT: options.ipHashSalt ?? 'loadtest-salt',
-      ROBOTS_ADMIN_TOKEN: options.adminToken ?? 'loadtest-admin-token',
-    },
+    workers: [
+      // The edge, served on the port; /_robots/ goes to the admin Worker. Both open the same D1 and KV (same ids).
+      {
+        name: config.name,
+        modules: true,
+        scriptPath,
+        compatibilityDate: config.compatibility_date ?? '2026-04-20',
+        compatibilityFlags: config.compatibility_flags,
+        d1Databases: { DB: 'loadtest-ledger' },
+        kvNamespaces: { ROBOTS_KV: 'loadtest-kv' },
+        serviceBindings: { ROBOTS_ADMIN: admin.name! },
+        bindings: { ROBOTS_ENV: 'production', ORIGIN: '', IP_HASH_SALT: options.ipHashSalt ?? 'loadtest-salt' },
+      },
+      {
+        name: admin.name,
+        modules: true,
+        scriptPath: adminScriptPath,
+        compatibilityDate: admin.compatibility_date ?? '2026-04-20',
+        compatibilityFlags: admin.compatibility_flags,
+        d1Databases: { DB: 'loadtest-ledger' },
+        kvNamespaces: { ROBOTS_KV: 'loadtest-kv' },
+        bindings: { ROBOTS_ENV: 'production', ROBOTS_ADMIN_TOKEN: options.adminToken ?? 'loadtest-admin-token' },
+      },
+    ],
     cf: false,
     host: '127.0.0.1',
     port: 0,

@@ -6,7 +6,10 @@
  * - `withRobotsEdge(config, handler)`: put robots-edge in front of any
  *   module Worker (Astro, SvelteKit, React Router, OpenNext, your own).
  * - `createWorker(config, deps?)`: the whole standalone Worker, in front of
- *   a site's origin.
+ *   a site's origin, the report included.
+ * - `createEdgeWorker(config, deps?)` and `createAdminWorker()`: the same as
+ *   two Workers joined by a service binding; the report and dashboard run in
+ *   the admin Worker, so the one on every request's path stays small.
  *
  * For Hono apps, `robots-edge/hono`; the RFC 9309 engine alone,
  * `robots-edge/engine`; the crawler registry, `robots-edge/bots`.
@@ -23,7 +26,8 @@
  * })
  */
 export * from './config.ts'
-export { createWorker, withRobotsEdge, type AppDeps } from '../app.ts'
+export { createAdminWorker } from '../admin.ts'
+export { createEdgeWorker, createWorker, withRobotsEdge, type AppDeps } from '../app.ts'
 export type { AppEnv, RecordFn, VerifyFn } from '../edge.ts'
 export type { RobotsEdgeEnv } from '../env.ts'
 export type { JudgedRequest, Verification } from '../events.ts'

@@ -20,12 +20,12 @@ import { renderDashboard } from './dashboard/shell.ts'
 import { getAgentRequests, getReport, MAX_PAGE } from './queries.ts'
 import { BadParam, DAY, failure, filterOf, hostParam, ledgerOf, PRINTABLE, readQuery, text, time } from './params.ts'
 import { policyRoutes } from './policy-routes.ts'
+import { REPORT_BASE } from './base.ts'
 import type { Report, ReportFilter, ReportSource } from './types.ts'
 
 export { parseTime } from './params.ts'
 
-/** Where the report lives. botGuard's default `exclude` leaves this prefix unjudged. */
-export const REPORT_BASE = '/_robots'
+export { REPORT_BASE } from './base.ts'
 
 /** The default range: the last week. */
 const DEFAULT_RANGE = 7 * DAY

@@ -52,7 +52,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker?.dispose()
-  await rm(OUT, { recursive: true, force: true })
+  await Promise.all([OUT, `${OUT}-admin`].map((dir) => rm(dir, { recursive: true, force: true })))
 })
 
 const impact = (...args: string[]) => {

@@ -281,12 +281,22 @@ describe('static assets', () => {
     expect(await (await fetch(`${worker.origin}/_headers`)).text()).not.toContain('X-Content-Type-Options')
   })
 
-  it('keeps the chart library out of the Worker bundle', () => {
-    expect(worker.bundle).not.toContain('leeoniya')
-    expect(worker.bundle).not.toContain('uPlot.paths')
-    // Nor the operators' pages (registry/sources.ts) or the lint: the CLI's and the tests'.
-    expect(worker.bundle).not.toContain('platform.openai.com/docs/bots')
-    expect(worker.bundle).not.toContain('lint --fix')
-    // Its size against the 64 KiB budget is measured by `npm run bench` (bench/bundle.ts), not here.
+  it('keeps the chart library out of both Worker bundles', () => {
+    for (const bundle of [worker.bundle, worker.adminBundle]) {
+      expect(bundle).not.toContain('leeoniya')
+      expect(bundle).not.toContain('uPlot.paths')
+      // Nor the operators' pages (registry/sources.ts) or the lint: the CLI's and the tests'.
+      expect(bundle).not.toContain('platform.openai.com/docs/bots')
+      expect(bundle).not.toContain('lint --fix')
+    }
+    // Their sizes (the edge's against the 64 KiB budget) are measured by `npm run bench` (bench/bundle.ts), not here.
+  })
+
+  it('keeps the report in the admin Worker: the edge bundle, which every request runs, has none of it', () => {
+    // The dashboard's Content-Security-Policy is set by the report routes only.
+    const reportMark = "form-action 'none'"
+    expect(worker.adminBundle).toContain(reportMark)
+    expect(worker.bundle).not.toContain(reportMark)
+    expect(worker.bundle).toContain('ROBOTS_ADMIN')
   })
 })

@@ -1,8 +1,10 @@
 /**
- * The built Worker, served as production serves it: wrangler's dry-run
- * bundle (what `npm run deploy` uploads) run by Miniflare with the static
- * assets in front of it, a migrated D1, and the two secrets, on a real
- * 127.0.0.1 port.
+ * The built Workers, served as production serves them: wrangler's dry-run
+ * bundles (what `npm run deploy` uploads) of the edge Worker (wrangler.toml,
+ * with the static assets in front of it) and the admin Worker
+ * (wrangler.admin.toml), run by Miniflare and joined by the ROBOTS_ADMIN
+ * service binding, sharing one migrated D1 and one KV namespace, with the two
+ * secrets, the edge on a real 127.0.0.1 port.
  */
 import { execFile } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
@@ -15,10 +17,12 @@ import { unstable_readConfig, unstable_splitSqlQuery } from 'wrangler'
 const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true' }
 
 export interface RunningWorker {
-  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  /** The edge Worker's `http://127.0.0.1:<port>`, no trailing slash. */
   readonly origin: string
-  /** The bundle that was served, as uploaded. */
+  /** The edge Worker's bundle, as uploaded. */
   readonly bundle: string
+  /** The admin Worker's bundle, as uploaded. */
+  readonly adminBundle: string
   /** Runs bound statements on the Worker's D1, in one batch (one transaction). */
   batch(statements: readonly { sql: string; params: readonly (string | number)[] }[]): Promise<void>
   /** Writes entries into the Worker's ROBOTS_KV, as the cron (or `wrangler kv bulk put`) would. */
@@ -35,23 +39,49 @@ async function migrate(mf: Miniflare): Promise<void> {
   }
 }
 
-/** Builds the Worker with `wrangler deploy --dry-run --minify` and serves it; `secrets` become bindings. */
-export async function startBuiltWorker(secrets: { ROBOTS_ADMIN_TOKEN: string; IP_HASH_SALT: string }): Promise<RunningWorker> {
+const EDGE = 'wrangler.toml'
+const ADMIN = 'wrangler.admin.toml'
+
+/** Bundles one Worker as `npm run deploy` would upload it, into its own temporary folder. */
+async function build(configPath: string): Promise<{ outdir: string; script: string; config: ReturnType<typeof unstable_readConfig> }> {
   const outdir = await mkdtemp(join(tmpdir(), 'robots-edge-e2e-'))
-  await promisify(execFile)('node_modules/.bin/wrangler', ['deploy', '--dry-run', '--outdir', outdir, '--minify'], { env: WRANGLER_ENV })
-  const config = unstable_readConfig({ config: 'wrangler.toml' }, { hideWarnings: true })
-  if (!config.assets?.directory) throw new Error('wrangler.toml has no [assets] directory')
-  const mf = new Miniflare({
+  await promisify(execFile)('node_modules/.bin/wrangler', ['deploy', '--dry-run', '-c', configPath, '--outdir', outdir, '--minify'], { env: WRANGLER_ENV })
+  // The bundle is named after the entry module (index.js, admin-worker.js).
+  const scripts = (await readdir(outdir)).filter((f) => f.endsWith('.js'))
+  if (scripts.length !== 1) throw new Error(`${configPath}: expected one bundle in ${outdir}, found ${scripts.join(', ') || 'none'}`)
+  return { outdir, script: join(outdir, scripts[0]!), config: unstable_readConfig({ config: configPath }, { hideWarnings: true }) }
+}
+
+/** Builds both Workers with `wrangler deploy --dry-run --minify` and serves them; `secrets` become bindings of both. */
+export async function startBuiltWorker(secrets: { ROBOTS_ADMIN_TOKEN: string; IP_HASH_SALT: string }): Promise<RunningWorker> {
+  const [edge, admin] = await Promise.all([build(EDGE), build(ADMIN)])
+  const assets = edge.config.assets?.directory
+  if (!assets) throw new Error('wrangler.toml has no [assets] directory')
+  const service = edge.config.services?.find((s: { binding: string; service?: string }) => s.binding === 'ROBOTS_ADMIN')?.service
+  if (service !== admin.config.name) throw new Error(`wrangler.toml's ROBOTS_ADMIN names "${service}", but wrangler.admin.toml's Worker is "${admin.config.name}"`)
+  // The same ids in both Workers: one database and one namespace, as `npm run deploy` binds them.
+  const storage = { d1Databases: { DB: 'e2e' }, kvNamespaces: { ROBOTS_KV: 'e2e-kv' } }
+  const worker = ({ outdir, script, config }: typeof edge) => ({
+    name: config.name,
     modules: true,
-    scriptPath: join(outdir, 'index.js'),
+    scriptPath: script,
     // Module names are paths relative to this root; the bundle lives outside the project.
     modulesRoot: outdir,
     compatibilityDate: config.compatibility_date,
     compatibilityFlags: config.compatibility_flags,
-    assets: { directory: config.assets.directory, routerConfig: { has_user_worker: true } },
-    d1Databases: { DB: 'e2e' },
-    kvNamespaces: ['ROBOTS_KV'],
     bindings: { ...config.vars, ...secrets },
+    ...storage,
+  })
+  const mf = new Miniflare({
+    workers: [
+      // The first Worker is the one served on the port.
+      {
+        ...worker(edge),
+        assets: { directory: assets, routerConfig: { has_user_worker: true } },
+        serviceBindings: { ROBOTS_ADMIN: admin.config.name },
+      },
+      worker(admin),
+    ],
     cf: false,
     // The Worker logs each judged request as a JSON line; the tests assert on pages and the API, so only its warnings and errors are shown.
     handleStructuredLogs: ({ level, message }) => {
@@ -65,7 +95,8 @@ export async function startBuiltWorker(secrets: { ROBOTS_ADMIN_TOKEN: string; IP
   const db = await mf.getD1Database('DB')
   return {
     origin: url.origin,
-    bundle: await readFile(join(outdir, 'index.js'), 'utf8'),
+    bundle: await readFile(edge.script, 'utf8'),
+    adminBundle: await readFile(admin.script, 'utf8'),
     async batch(statements) {
       await db.batch(statements.map(({ sql, params }) => db.prepare(sql).bind(...params)))
     },
@@ -75,7 +106,7 @@ export async function startBuiltWorker(secrets: { ROBOTS_ADMIN_TOKEN: string; IP
     },
     async stop() {
       await mf.dispose()
-      await rm(outdir, { recursive: true, force: true })
+      await Promise.all([edge.outdir, admin.outdir].map((dir) => rm(dir, { recursive: true, force: true })))
     },
   }
 }

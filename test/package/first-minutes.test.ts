@@ -84,6 +84,12 @@ describe('`npm run dev`', () => {
       expect(await broken.text()).toContain('"Brightbot 1.0" is not a product token')
       await project.writeConfig(GOOD_CONFIG)
       expect(await until(async () => (await status()) === 200, 60_000), dev.output()).toBe(true)
+      // The dashboard's API, from the admin Worker through the edge's ROBOTS_ADMIN binding, with .dev.vars' token.
+      const token = /^ROBOTS_ADMIN_TOKEN=(\S+)$/m.exec(await readFile(join(project.dir, '.dev.vars'), 'utf8'))![1]!
+      expect((await fetch(`${dev.origin}/_robots/api/report`)).status).toBe(401)
+      const report = await fetch(`${dev.origin}/_robots/api/report`, { headers: { Authorization: `Bearer ${token}` } })
+      expect(report.status, dev.output()).toBe(200)
+      expect(await report.json()).toHaveProperty('agents')
       const output = dev.output()
       expect(output.match(/Invalid robots config/g), output).toHaveLength(1)
       expect(output).not.toMatch(RUNTIME_NOISE)

@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { ROOT } from './consumer.ts'
 
 const LINKED = ['bin', 'scripts', 'test', 'node_modules', 'migrations', 'public', 'package.json', 'tsconfig.json', 'tsconfig.node.json', 'vitest.config.ts', '.npmrc']
-const COPIED = ['wrangler.toml', '.dev.vars.example', 'worker-configuration.d.ts', 'robots.config.ts']
+const COPIED = ['wrangler.toml', 'wrangler.admin.toml', '.dev.vars.example', 'worker-configuration.d.ts', 'robots.config.ts']
 
 /** A config that type-checks but is invalid: crawlers read only "Brightbot". */
 export const BAD_CONFIG = "import { defineConfig } from 'robots-edge'\n\nexport default defineConfig({ rules: [{ userAgent: 'Brightbot 1.0', disallow: '/admin/' }] })\n"
@@ -81,10 +81,10 @@ export async function freePort(): Promise<number> {
   })
 }
 
-/** `wrangler dev` in the project, on its own ports and state; output collected. */
+/** `wrangler dev` in the project with both Workers, as `npm run dev` runs it, on its own ports and state; output collected. */
 export async function startDev(project: Project): Promise<{ origin: string; output: () => string; stop(): Promise<void> }> {
   const [port, inspector] = [await freePort(), await freePort()]
-  const child: ChildProcess = spawn(join(ROOT, 'node_modules', '.bin', 'wrangler'), ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector), '--persist-to', join(project.dir, '.wrangler', 'state')], {
+  const child: ChildProcess = spawn(join(ROOT, 'node_modules', '.bin', 'wrangler'), ['dev', '-c', 'wrangler.toml', '-c', 'wrangler.admin.toml', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector), '--persist-to', join(project.dir, '.wrangler', 'state')], {
     cwd: project.dir, env: shellEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   })
   let output = ''

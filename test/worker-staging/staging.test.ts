@@ -19,4 +19,19 @@ describe('a staging deployment', () => {
       expect(res.headers.get('x-robots-tag'), path).toBe('noindex')
     }
   })
+
+  // The template's edge entry (src/index.ts) hands /_robots/ to the admin
+  // Worker; here wrangler.toml's ROBOTS_ADMIN binding reaches a stand-in
+  // that answers with what it received (vitest.config.ts, adminEcho).
+  it('forwards /_robots/ through the ROBOTS_ADMIN service binding, as it came', async () => {
+    const res = await SELF.fetch('https://example.com/_robots/api/report?since=-1d', { headers: { Authorization: 'Bearer staging-token' } })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({
+      admin: 'echo',
+      method: 'GET',
+      url: 'https://example.com/_robots/api/report?since=-1d',
+      authorization: 'Bearer staging-token',
+      body: '',
+    })
+  })
 })
