@@ -7,6 +7,7 @@
 import type { Context, Hono } from 'hono'
 import type { AppEnv } from '../app.ts'
 import { agents } from '../bots/index.ts'
+import { readBoundedText } from '../bounded-body.ts'
 import { DEFAULTS } from '../config/index.ts'
 import { MAX_FILE_BYTES } from '../robots/index.ts'
 import { getHistory, getVersionText } from './history.ts'
@@ -26,15 +27,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The body as text, refused beyond `max` bytes whether or not it says its length. */
 async function readBody(request: Request, max: number): Promise<string> {
-  if (Number(request.headers.get('content-length')) > max) throw new BadParam('body', `is over ${max} bytes, the most this route reads`)
-  const decoder = new TextDecoder()
-  let size = 0
-  let text = ''
-  for await (const chunk of request.body ?? []) {
-    if ((size += chunk.byteLength) > max) throw new BadParam('body', `is over ${max} bytes, the most this route reads`)
-    text += decoder.decode(chunk, { stream: true })
-  }
-  return text + decoder.decode()
+  const text = await readBoundedText(request, max)
+  if (text === null) throw new BadParam('body', `is over ${max} bytes, the most this route reads`)
+  return text
 }
 
 function robotsTxt(name: string, value: unknown): string {

@@ -1,6 +1,7 @@
 import { IpRangeSet, parseIpRanges } from '../bots/ip-ranges.ts'
 import { ipRangeLists } from '../bots/verify.ts'
 import type { IpRangeList } from '../bots/types.ts'
+import { readBoundedText } from '../bounded-body.ts'
 
 /**
  * Operators' published IP-range lists in Workers KV: the cron trigger fetches
@@ -120,32 +121,9 @@ async function refreshList(kv: KVNamespace, list: IpRangeList, fetchFn: FetchFn,
 
 // Reads the body up to `maxBytes`, so a runaway response cannot exhaust the isolate's memory.
 async function readText(response: Response, maxBytes: number): Promise<string> {
-  const tooBig = `body larger than ${maxBytes} bytes`
-  if (Number(response.headers.get('content-length')) > maxBytes) {
-    await response.body?.cancel()
-    throw new Error(tooBig)
-  }
-  if (response.body === null) return ''
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > maxBytes) {
-      await reader.cancel()
-      throw new Error(tooBig)
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(total)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return new TextDecoder().decode(bytes)
+  const text = await readBoundedText(response, maxBytes)
+  if (text === null) throw new Error(`body larger than ${maxBytes} bytes`)
+  return text
 }
 
 function describe(error: unknown, timeoutMs: number): string {

@@ -1,4 +1,5 @@
 import { directoryLifetime, directoryUrl, importDirectoryKey, parseKeyDirectory, type CacheBounds, type DirectoryFailure, type DirectoryKey, type KeyLookup } from '../bots/key-directory.ts'
+import { readBoundedText } from '../bounded-body.ts'
 
 export type { DirectoryFailure, KeyLookup }
 
@@ -130,7 +131,7 @@ export function createKeyDirectories(options: KeyDirectoryOptions = {}): KeyDire
         await response.body?.cancel().catch(() => undefined)
         return { ok: false, reason: response.status >= 300 && response.status < 400 ? 'redirect' : 'http-status' }
       }
-      const text = await readBounded(response, maxBytes)
+      const text = await readBoundedText(response, maxBytes)
       if (text === null) return { ok: false, reason: 'too-large' }
       const parsed = await parseKeyDirectory(text)
       if (parsed === null) return { ok: false, reason: 'not-a-directory' }
@@ -208,33 +209,4 @@ function race<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, deadline]).finally(() => {
     if (timer !== undefined) clearTimeout(timer)
   })
-}
-
-/** The body as text, or null past `maxBytes` (checked as it streams, so a huge body is never held). */
-async function readBounded(response: Response, maxBytes: number): Promise<string | null> {
-  if (Number(response.headers.get('content-length')) > maxBytes) {
-    await response.body?.cancel().catch(() => undefined)
-    return null
-  }
-  if (response.body === null) return ''
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined)
-      return null
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(total)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return new TextDecoder().decode(bytes)
 }
