@@ -39,6 +39,10 @@ export default defineConfig({
     // origin unreachable"). Tests that check them spy on the console; the
     // run's output stays readable without them.
     onConsoleLog: (log) => !(log.startsWith('{"robotsEdge":') || log.startsWith('robots-edge: ')),
+    // Two test files at a time (vitest's default on two cores is one). Most of
+    // the slow files wait on a runtime they started (workerd, wrangler,
+    // Chromium, npm), so a second file fills the wait.
+    maxWorkers: 2,
     projects: [
       {
         resolve: fromSource,
@@ -48,6 +52,12 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/worker/**', 'test/worker-staging/**', 'test/e2e/**', 'test/package/**'],
           environment: 'node',
+          // The files of a worker share one module graph instead of each
+          // loading the registry, the engine and vitest afresh: a third of
+          // this project's time on two cores. What a file changes globally
+          // (console spies, timers, env) it restores itself; the suite passes
+          // with its files shuffled (--sequence.shuffle.files).
+          isolate: false,
         },
       },
       {
@@ -58,11 +68,9 @@ export default defineConfig({
           name: 'package',
           include: ['test/package/**/*.test.ts'],
           environment: 'node',
-          // One file at a time, after every other project has finished: each
-          // packs, installs, bundles or runs wrangler, which would starve the
-          // timed tests of the others on two cores.
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          // Beside the other projects' files: these wait on npm, wrangler
+          // and workerd most of the time, and no test anywhere asserts on
+          // wall-clock time (benchmarks are `npm run bench`).
           testTimeout: 120_000,
           hookTimeout: 600_000,
         },
@@ -79,8 +87,6 @@ export default defineConfig({
           // Finds or installs Chromium, and says which: the browser tests never skip.
           globalSetup: ['./test/e2e/chromium.ts'],
           environment: 'node',
-          // Each file builds the Worker and drives a browser: one at a time on two cores.
-          fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },

@@ -5,7 +5,7 @@ import { createPolicies } from '../../src/config/index.ts'
 import { fixtureRanges } from '../simulate/ip-ranges.ts'
 import { d1File, d1Lock, minimumDropped, runFault, type FaultOptions, type FaultWindow } from './fault.ts'
 import { buildWorkload, describeWorkload, type Template } from './workload.ts'
-import { countEvents, startWorker, waitForLedger, type LocalWorker } from './worker.ts'
+import { countEvents, startWorker, waitForLedger, type Bundles, type LocalWorker } from './worker.ts'
 
 /**
  * `npm run loadtest`: the built Worker in Miniflare under a mixed workload,
@@ -30,6 +30,8 @@ export interface LoadtestOptions {
   readonly stepSeconds?: number
   /** Where the bundle goes. Default dist/loadtest. */
   readonly outdir?: string
+  /** Bundles already built from this checkout: `outdir` is not used. */
+  readonly bundles?: Bundles
   /** Progress lines. Default: none. */
   readonly print?: (line: string) => void
   /** Make D1 unavailable for a while in the measured phase (`--fault d1`). Default: none. */
@@ -181,17 +183,32 @@ export function chooseConnections(steps: readonly Step[]): number {
   return healthy.find((s) => s.rps >= 0.95 * best)!.connections
 }
 
+/** `list` from index `from` (modulo its length) round to where it began. */
+function rotate<T>(list: readonly T[], from: number): T[] {
+  const at = from % list.length
+  return [...list.slice(at), ...list.slice(0, at)]
+}
+
 async function measure(url: string, tally: Tally, connections: number, seconds: number, estimate: number): Promise<Measured> {
   const latencies: number[] = []
   const requests = tally.requests()
   const chunkSeconds = Math.max(1, Math.min(10, seconds / 3))
   let sent = 0, answered = 0, socketErrors = 0, timeouts = 0, rate = estimate
+  // autocannon starts every connection of every run at the first request:
+  // a short or slow run would send only the head of the rotation. Each
+  // connection starts at its own share of the rotation instead, and each
+  // chunk goes on where the last one stopped, so any run sends the mix.
+  const stride = Math.ceil(requests.length / connections)
+  let cursor = 0
   const start = Date.now()
   // Bounded: the loop ends once `seconds` have passed, and each chunk has its own watchdog.
   while (Date.now() - start < seconds * 1000) {
     const remaining = seconds - (Date.now() - start) / 1000
     const amount = Math.max(connections, Math.round(rate * Math.min(chunkSeconds, Math.max(remaining, 0.2))))
-    const { result, stopped } = await fire({ url, connections, amount, requests }, latencies, (chunkSeconds * 5 + TIMEOUT_S + 10) * 1000)
+    let client = 0
+    const setupClient = (c: autocannon.Client) => c.setRequests(rotate(requests, cursor + client++ * stride))
+    const { result, stopped } = await fire({ url, connections, amount, requests, setupClient }, latencies, (chunkSeconds * 5 + TIMEOUT_S + 10) * 1000)
+    cursor += Math.ceil(result.requests.sent / connections)
     sent += result.requests.sent
     answered += result.requests.total
     socketErrors += result.errors - result.timeouts
@@ -212,9 +229,11 @@ export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult
   const print = options.print ?? (() => {})
   const outdir = options.outdir ?? 'dist/loadtest'
   const templates = buildWorkload(createPolicies(config).get('127.0.0.1', 'production'), await fixtureRanges())
-  print(`Building the Worker (wrangler deploy --dry-run --outdir ${outdir} --minify) and starting it in Miniflare...`)
+  print(options.bundles
+    ? 'Starting the built Workers in Miniflare...'
+    : `Building the Worker (wrangler deploy --dry-run --outdir ${outdir} --minify) and starting it in Miniflare...`)
   const fault = options.fault
-  const worker: LocalWorker = await startWorker({ outdir, d1OnDisk: fault !== undefined })
+  const worker: LocalWorker = await startWorker({ outdir, d1OnDisk: fault !== undefined, ...(options.bundles ? { bundles: options.bundles } : {}) })
   const lock = fault === undefined || worker.d1Dir === undefined ? undefined : await d1Lock(await d1File(worker.d1Dir)).catch(async (error: unknown) => {
     await worker.dispose()
     throw error

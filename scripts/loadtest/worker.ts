@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { Miniflare } from 'miniflare'
@@ -49,26 +49,46 @@ export interface LocalWorker {
   dispose(): Promise<void>
 }
 
+/** The two bundles `wrangler deploy --dry-run --minify` makes: the edge Worker's script and the admin Worker's. */
+export interface Bundles {
+  readonly edge: string
+  readonly admin: string
+}
+
 export interface StartOptions {
-  /** Where the bundle goes, relative to the repository. Each caller its own: tests run in parallel. */
+  /** Where the bundles go, relative to the repository. Each caller its own: tests run in parallel. */
   readonly outdir: string
+  /** Bundles already built from this checkout (the tests build them once per change): nothing is built into `outdir`. */
+  readonly bundles?: Bundles
   readonly adminToken?: string
   readonly ipHashSalt?: string
   /** Keep D1 in a SQLite file (in a fresh temporary directory, removed on dispose) rather than in memory: the fault test locks it. Default false. */
   readonly d1OnDisk?: boolean
 }
 
-/** Bundles src/index.ts (or `config`'s Worker) as `wrangler deploy` would (offline, minified). Returns the script's path. */
+/**
+ * Bundles src/index.ts (or `config`'s Worker) as `wrangler deploy` would
+ * (offline, minified) into `outdir` (relative to the repository, or
+ * absolute). Returns the script's path.
+ */
 export async function buildWorker(outdir: string, config = 'wrangler.toml'): Promise<string> {
-  await run('npx', ['wrangler', 'deploy', '--dry-run', '-c', config, '--outdir', outdir, '--minify'], { cwd: ROOT, env: OFFLINE, timeout: 120_000 })
+  const dir = resolve(ROOT, outdir)
+  // wrangler from this checkout, not through npx: one process fewer per build.
+  await run(join(ROOT, 'node_modules', '.bin', 'wrangler'), ['deploy', '--dry-run', '-c', config, '--outdir', dir, '--minify'], { cwd: ROOT, env: OFFLINE, timeout: 120_000 })
   // The bundle is named after the entry module (index.js, admin-worker.js).
-  const script = (await readdir(join(ROOT, outdir))).find((f) => f.endsWith('.js'))
+  const script = (await readdir(dir)).find((f) => f.endsWith('.js'))
   if (script === undefined) throw new Error(`wrangler wrote no bundle into ${outdir}`)
-  return join(ROOT, outdir, script)
+  return join(dir, script)
 }
 
-/** The migrations in migrations/, in order, split into statements by wrangler's own splitter. */
-async function migrationStatements(dir: string): Promise<string[]> {
+/** Both Workers, built side by side: the edge into `outdir`, the admin Worker into `${outdir}-admin`. */
+export async function buildWorkers(outdir: string): Promise<Bundles> {
+  const [edge, admin] = await Promise.all([buildWorker(outdir), buildWorker(`${outdir}-admin`, 'wrangler.admin.toml')])
+  return { edge, admin }
+}
+
+/** The migrations in `dir` (default migrations/), in order, split into statements by wrangler's own splitter. */
+export async function migrationStatements(dir = join(ROOT, 'migrations')): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort((a, b) => parseInt(a, 10) - parseInt(b, 10))
   const statements: string[] = []
   for (const file of files) statements.push(...unstable_splitSqlQuery(await readFile(join(dir, file), 'utf8')))
@@ -79,7 +99,7 @@ async function migrationStatements(dir: string): Promise<string[]> {
 export async function startWorker(options: StartOptions): Promise<LocalWorker> {
   const config = unstable_readConfig({ config: join(ROOT, 'wrangler.toml') })
   const migrationsDir = join(ROOT, config.d1_databases.find((d: { binding: string }) => d.binding === 'DB')?.migrations_dir ?? 'migrations')
-  const [scriptPath, adminScriptPath] = await Promise.all([buildWorker(options.outdir), buildWorker(`${options.outdir}-admin`, 'wrangler.admin.toml')])
+  const { edge: scriptPath, admin: adminScriptPath } = options.bundles ?? await buildWorkers(options.outdir)
   const admin = unstable_readConfig({ config: join(ROOT, 'wrangler.admin.toml') })
   const stderr: string[] = []
   const stderrCounts = { lines: 0, ledger: 0, busy: 0 }

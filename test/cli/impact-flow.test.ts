@@ -7,6 +7,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { builtWorkers } from '../built-workers.ts'
 import { startWorker, waitForLedger, type LocalWorker } from '../../scripts/loadtest/worker.ts'
 import { run } from '../../scripts/cli/main.ts'
 import { simulate } from '../../scripts/simulate/run.ts'
@@ -22,7 +23,7 @@ const articleLine: Record<string, number> = {}
 let articlesCrawled: Record<string, string[]> = {}
 
 beforeAll(async () => {
-  worker = await startWorker({ outdir: OUT, adminToken: TOKEN, d1OnDisk: true })
+  worker = await startWorker({ outdir: OUT, adminToken: TOKEN, d1OnDisk: true, bundles: await builtWorkers() })
   const report = await simulate({ url: worker.url, seconds: 4, rate: 50, seed: 13 })
   await waitForLedger(worker.db, { expected: report.clients.filter((c) => c.spec.role !== 'browser').reduce((s, c) => s + c.requests, 0) })
   const rows = await worker.db.prepare(`SELECT DISTINCT agent_key AS agent, path FROM events

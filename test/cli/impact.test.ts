@@ -1,14 +1,11 @@
-// Tests of `impact`, `history` and `diff` over the local D1: migrated by
-// wrangler itself (`d1 migrations apply --local --persist-to`, as `npm run
-// dev` does) in a temporary directory, written through the ledger's own
-// write path over wrangler's platform proxy, then read by the commands,
+// Tests of `impact`, `history` and `diff` over the local D1 in a temporary
+// directory, opened by wrangler's platform proxy (as `npm run dev` lays it
+// out), migrated and written through the ledger's own write path, then read by the commands,
 // which run the Worker's own routes over it. --remote is tested with an
 // injected fetch; the whole flow through a running Worker is impact-flow.test.ts.
-import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig, policyFor } from '../../scripts/cli/config.ts'
 import { CliError, UsageError } from '../../scripts/cli/errors.ts'
@@ -19,10 +16,8 @@ import { ConfigError } from '../../src/config/index.ts'
 import { contentHash } from '../../src/config/hash.ts'
 import type { JudgedRequest } from '../../src/events.ts'
 import { googlebot, gptbot, HOUR, judged } from '../report/fixtures.ts'
-import { captureIo, jsonOf } from './io.ts'
+import { captureIo, jsonOf, migrate } from './io.ts'
 
-const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true' }
-const wrangler = (...args: string[]) => promisify(execFile)('node_modules/.bin/wrangler', args, { env: WRANGLER_ENV })
 
 /** src/storage/ledger.ts, loaded at run time (a Workers module; see report.test.ts). */
 interface LedgerModule {
@@ -58,10 +53,10 @@ let options: ImpactCommandOptions
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'robots-edge-impact-'))
-  await wrangler('d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir)
   const { getPlatformProxy } = await import('wrangler')
   const proxy = await getPlatformProxy<{ DB: unknown }>({ persist: { path: `${dir}/v3` }, remoteBindings: false })
   try {
+    await migrate(proxy.env.DB)
     const { writeEvents, recordRobotsVersion } = (await import(LEDGER_MODULE)) as LedgerModule
     await recordRobotsVersion(proxy.env.DB, { host: 'example.com', hash: contentHash(V1), text: V1, time: now - 10 * HOUR })
     await recordRobotsVersion(proxy.env.DB, { host: 'example.com', hash: contentHash(V2), text: V2, time: now - 5 * HOUR })

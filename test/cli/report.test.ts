@@ -1,23 +1,18 @@
-// Tests of `report`: the local D1 is migrated by wrangler itself (`d1
-// migrations apply --local --persist-to`, as `npm run dev` does) in a
-// temporary directory and written through the ledger's own write path over
-// wrangler's platform proxy, then read by the command, which runs the
+// Tests of `report`: the local D1 in a temporary directory, opened by
+// wrangler's platform proxy (as `npm run dev` lays it out), migrated and
+// written through the ledger's own write path, then read by the command, which runs the
 // Worker's own report routes over it. `--url` is tested with an injected fetch.
-import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CliError, UsageError } from '../../scripts/cli/errors.ts'
 import { run } from '../../scripts/cli/main.ts'
 import { report, type ReportDocument } from '../../scripts/cli/report.ts'
 import type { JudgedRequest } from '../../src/events.ts'
 import { ccbot, fetched, gptbot, HOUR, judged } from '../report/fixtures.ts'
-import { captureIo, jsonOf } from './io.ts'
+import { captureIo, jsonOf, migrate } from './io.ts'
 
-const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true' }
-const wrangler = (...args: string[]) => promisify(execFile)('node_modules/.bin/wrangler', args, { env: WRANGLER_ENV })
 
 let dir = ''
 const now = Date.now()
@@ -42,10 +37,10 @@ beforeAll(async () => {
     at(1, { agent: { tokens: ['inkbot'], kind: 'bot', obeysRobotsTxt: true, operator: 'Ink\x1b[31m Corp \u202eevil' }, path: '/' }),
     at(1, { path: '/admin/x', allowed: false, verification: 'spoofed' }),
   ]
-  await wrangler('d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir)
   const { getPlatformProxy } = await import('wrangler')
   const proxy = await getPlatformProxy<{ DB: unknown }>({ persist: { path: `${dir}/v3` }, remoteBindings: false })
   try {
+    await migrate(proxy.env.DB)
     const { writeEvents } = (await import(LEDGER_MODULE)) as LedgerModule
     expect(await writeEvents(proxy.env.DB, events)).toBe(events.length)
     // An outage the recorder counted (src/storage/losses.ts).
@@ -61,11 +56,18 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 
-// Each test starts wrangler's local runtime over the D1 files: seconds on a busy 2-core machine.
+// Each report starts wrangler's local runtime over the D1 files: seconds on a busy 2-core machine.
 describe('report: the local D1', { timeout: 60_000 }, () => {
-  it('prints the per-agent table, worst first, with verdicts, spoofed claims and the rules with their lines', async () => {
+  // The plain report, run once and read by the tests that check its parts.
+  let plain: Promise<{ code: number; io: ReturnType<typeof captureIo> }> | undefined
+  const plainReport = () => (plain ??= (async () => {
     const io = captureIo()
-    expect(await report({ persistTo: dir }, io)).toBe(0)
+    return { code: await report({ persistTo: dir }, io), io }
+  })())
+
+  it('prints the per-agent table, worst first, with verdicts, spoofed claims and the rules with their lines', async () => {
+    const { code, io } = await plainReport()
+    expect(code).toBe(0)
     const text = io.text()
     expect(text).toMatch(/^Crawler compliance · local D1 \(.+\) · \d{4}-\d\d-\d\d \d\d:\d\d to \d{4}-\d\d-\d\d \d\d:\d\d UTC$/m)
     expect(text).toContain('3 agents · 6 judged requests · 4 counted violations · 1 ignoring robots.txt · 1 spoofed requests')
@@ -81,15 +83,13 @@ describe('report: the local D1', { timeout: 60_000 }, () => {
   })
 
   it('shows control, invisible and bidi characters from the ledger as escapes, never raw', async () => {
-    const io = captureIo()
-    await report({ persistTo: dir }, io)
+    const { io } = await plainReport()
     expect(io.text()).not.toMatch(/[\x1b\u202e]/)
     expect(io.text()).toContain('Ink\\u{1B}[31m Corp \\u{202E}evil')
   })
 
   it('says how many events could not be stored, and when', async () => {
-    const io = captureIo()
-    await report({ persistTo: dir }, io)
+    const { io } = await plainReport()
     expect(io.text()).toMatch(/^1,234 events could not be stored between \d{4}-\d\d-\d\d \d\d:\d\d and \d{4}-\d\d-\d\d \d\d:\d\d UTC \(D1 was unavailable; they are not in these counts\)\.$/m)
   })
 
@@ -111,8 +111,7 @@ describe('report: the local D1', { timeout: 60_000 }, () => {
   })
 
   it('says what the window covers, and states the evidence rule under the table', async () => {
-    const io = captureIo()
-    await report({ persistTo: dir }, io)
+    const { io } = await plainReport()
     expect(io.text()).toMatch(/^Coverage: counts cover the full 7 days \(the ledger holds nothing before \d{4}-\d\d-\d\d\); request samples cover the full range;/m)
     expect(io.text()).toContain('ignores robots.txt: at least 3 counted violations and 1 % of its requests; fewer are isolated violations.')
   })
@@ -122,8 +121,9 @@ describe('report: the local D1', { timeout: 60_000 }, () => {
   })
 
   it("reads [env.staging]'s own database, and says what to do when it has no tables", async () => {
-    await expect(report({ persistTo: dir, env: 'staging' }, captureIo())).rejects.toThrow(CliError)
-    await expect(report({ persistTo: dir, env: 'staging' }, captureIo())).rejects.toThrow(/no tables yet: run `npm run dev`/)
+    const error = await report({ persistTo: dir, env: 'staging' }, captureIo()).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CliError)
+    expect((error as Error).message).toMatch(/no tables yet: run `npm run dev`/)
   })
 })
 

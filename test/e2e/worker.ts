@@ -6,15 +6,11 @@
  * service binding, sharing one migrated D1 and one KV namespace, with the two
  * secrets, the edge on a real 127.0.0.1 port.
  */
-import { execFile } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { promisify } from 'node:util'
+import { readdir, readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { Miniflare } from 'miniflare'
 import { unstable_readConfig, unstable_splitSqlQuery } from 'wrangler'
-
-const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true' }
+import { builtWorkers } from '../built-workers.ts'
 
 export interface RunningWorker {
   /** The edge Worker's `http://127.0.0.1:<port>`, no trailing slash. */
@@ -42,19 +38,15 @@ async function migrate(mf: Miniflare): Promise<void> {
 const EDGE = 'wrangler.toml'
 const ADMIN = 'wrangler.admin.toml'
 
-/** Bundles one Worker as `npm run deploy` would upload it, into its own temporary folder. */
-async function build(configPath: string): Promise<{ outdir: string; script: string; config: ReturnType<typeof unstable_readConfig> }> {
-  const outdir = await mkdtemp(join(tmpdir(), 'robots-edge-e2e-'))
-  await promisify(execFile)('node_modules/.bin/wrangler', ['deploy', '--dry-run', '-c', configPath, '--outdir', outdir, '--minify'], { env: WRANGLER_ENV })
-  // The bundle is named after the entry module (index.js, admin-worker.js).
-  const scripts = (await readdir(outdir)).filter((f) => f.endsWith('.js'))
-  if (scripts.length !== 1) throw new Error(`${configPath}: expected one bundle in ${outdir}, found ${scripts.join(', ') || 'none'}`)
-  return { outdir, script: join(outdir, scripts[0]!), config: unstable_readConfig({ config: configPath }, { hideWarnings: true }) }
+/** One Worker as `npm run deploy` would upload it (test/built-workers.ts: built once per change, shared, never removed here). */
+function built(configPath: string, script: string): { outdir: string; script: string; config: ReturnType<typeof unstable_readConfig> } {
+  return { outdir: dirname(script), script, config: unstable_readConfig({ config: configPath }, { hideWarnings: true }) }
 }
 
-/** Builds both Workers with `wrangler deploy --dry-run --minify` and serves them; `secrets` become bindings of both. */
+/** Both Workers as `wrangler deploy --dry-run --minify` bundles them, served; `secrets` become bindings of both. */
 export async function startBuiltWorker(secrets: { ROBOTS_ADMIN_TOKEN: string; IP_HASH_SALT: string }): Promise<RunningWorker> {
-  const [edge, admin] = await Promise.all([build(EDGE), build(ADMIN)])
+  const bundles = await builtWorkers()
+  const [edge, admin] = [built(EDGE, bundles.edge), built(ADMIN, bundles.admin)]
   const assets = edge.config.assets?.directory
   if (!assets) throw new Error('wrangler.toml has no [assets] directory')
   const service = edge.config.services?.find((s: { binding: string; service?: string }) => s.binding === 'ROBOTS_ADMIN')?.service
@@ -106,7 +98,6 @@ export async function startBuiltWorker(secrets: { ROBOTS_ADMIN_TOKEN: string; IP
     },
     async stop() {
       await mf.dispose()
-      await Promise.all([edge.outdir, admin.outdir].map((dir) => rm(dir, { recursive: true, force: true })))
     },
   }
 }

@@ -1,7 +1,7 @@
-import { rm } from 'node:fs/promises'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import config from '../../robots.config.ts'
 import { chooseConnections, loadtest, type Step } from '../../scripts/loadtest/run.ts'
+import { builtWorkers } from '../built-workers.ts'
 import { buildWorkload, expectationFor } from '../../scripts/loadtest/workload.ts'
 import { fixtureRanges } from '../../scripts/simulate/ip-ranges.ts'
 import { createPolicies } from '../../src/config/index.ts'
@@ -52,11 +52,8 @@ describe('loadtest: a short run against the built Worker (Miniflare)', () => {
   // 16 concurrent connections: enough overlap that a D1 write started by one
   // request would be continued by another if the recorder chained them (a
   // bug that once lost whole batches: workerd refuses such I/O).
-  // The bundle is this test's alone: leave nothing behind in dist/.
-  afterAll(() => rm('dist/test-loadtest', { recursive: true, force: true }))
-
   it('has no errors and records every crawler request', async () => {
-    const result = await loadtest({ seconds: 5, connections: 16, stepSeconds: 0.5, outdir: 'dist/test-loadtest' })
+    const result = await loadtest({ seconds: 3, connections: 16, stepSeconds: 0.5, bundles: await builtWorkers() })
     expect(result.errors).toBe(0)
     expect(result.measured.requests).toBeGreaterThan(100)
     expect(result.measured.refused).toBeGreaterThan(0)
@@ -72,7 +69,7 @@ describe('loadtest --fault d1: D1 locked in the middle of a short run (Miniflare
   // locks for three seconds: every write fails with SQLITE_BUSY meanwhile.
   it('answers every request, and stores or counts every crawler request; the outage is logged once', async () => {
     const result = await loadtest({
-      seconds: 7, connections: 4, stepSeconds: 0.5, outdir: 'dist/test-loadtest-fault', fault: { kind: 'd1', startSeconds: 2, seconds: 3 },
+      seconds: 5, connections: 4, stepSeconds: 0.5, bundles: await builtWorkers(), fault: { kind: 'd1', startSeconds: 1, seconds: 3 },
     })
     expect(result.errors).toBe(0)
     const fault = result.fault!

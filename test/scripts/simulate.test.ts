@@ -1,8 +1,8 @@
-import { rm } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLIENTS } from '../../scripts/simulate/clients.ts'
 import { formatReport } from '../../scripts/simulate/report.ts'
 import { simulate, WorkerUnreachable, type SimulationReport } from '../../scripts/simulate/run.ts'
+import { builtWorkers } from '../built-workers.ts'
 import { startWorker, waitForLedger, type LocalWorker } from '../../scripts/loadtest/worker.ts'
 import { compileRobotsTxt } from '../../src/robots/index.ts'
 
@@ -100,7 +100,7 @@ describe('simulate: the ledger of the built Worker (Miniflare)', () => {
     rows.filter((r) => r.agent_key === agent && r.type === type && (verification === undefined || r.verification === verification))
 
   beforeAll(async () => {
-    worker = await startWorker({ outdir: 'dist/test-simulate' })
+    worker = await startWorker({ outdir: 'dist/test-simulate', bundles: await builtWorkers() })
     report = await simulate({ url: worker.url, seconds: 4, rate: 50 })
     const judged = report.clients.filter((c) => c.spec.role !== 'browser').reduce((s, c) => s + c.requests, 0)
     await waitForLedger(worker.db, { expected: judged })
@@ -115,8 +115,6 @@ describe('simulate: the ledger of the built Worker (Miniflare)', () => {
   }, 120_000)
   afterAll(async () => {
     await worker?.dispose()
-    // The bundle is this test's alone: leave nothing behind in dist/.
-    await rm('dist/test-simulate', { recursive: true, force: true })
   })
 
   it('records every judged request: one event per crawler or tool request, none lost', () => {
