@@ -34,7 +34,10 @@ afterAll(async () => {
 
 describe('the recorder under concurrent requests', () => {
   it('writes every event, and none fails', async () => {
-    const sent = 20000
+    // 8 connections overlap on nearly every batch: the chained-write bug lost
+    // more than half the events of any run, so 5,000 show it as well as the
+    // 20,000 this once sent, for a quarter of the CPU.
+    const sent = 5000
     const result = await autocannon({ url: new URL('/e', url).toString(), connections: 8, amount: sent })
     expect(result.non2xx + result.errors).toBe(0)
     const db = await mf.getD1Database('DB')
