@@ -233,6 +233,21 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     await opts.stash.put(e.stash(backlog, e.stashedAt)).catch(() => {})
   }
 
+  /**
+   * Waits `ms` before the next try, in steps of the first retry's wait, and
+   * stops waiting once events are being dropped: with the backlog full,
+   * every moment D1 is back but not yet written to loses events, so the
+   * backoff gives way to trying at the shortest interval. (Steps are
+   * counted, not timed with `now`, which a test may hold still.)
+   */
+  async function backoff(ms: number): Promise<void> {
+    const dropped = stats.dropped
+    for (let left = ms; left > 0; left -= firstRetry) {
+      await sleep(Math.min(firstRetry, left))
+      if (stats.dropped > dropped) return
+    }
+  }
+
   async function drain(me: NonNullable<typeof writer>): Promise<void> {
     const started = now()
     let delay = firstRetry
@@ -264,7 +279,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
       } else {
         await stash(false)
         if (now() - started + delay > maxDrainMs) break
-        await sleep(delay)
+        await backoff(delay)
         delay = Math.min(delay * 2, longestRetry)
       }
       if (now() - started >= maxDrainMs) break

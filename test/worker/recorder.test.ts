@@ -142,6 +142,26 @@ describe('createRecorder while D1 is down', () => {
     expect(log.mock.calls.map((c) => String(c[0]).slice(0, 40))).toEqual(['robots-edge ledger: D1 refuses writes; h', 'robots-edge ledger: D1 takes writes agai'])
   })
 
+  // Issue 11, \`loadtest --fault d1\`: the writer slept out its backoff (up to
+  // 4 s) after D1 came back while every new event was dropped, losing 2.7
+  // times what the backlog forced. Dropping cuts the backoff short.
+  it('stops backing off once events are being dropped: the next try follows at the shortest wait', async () => {
+    const { db: switchable, state } = switchableDb()
+    const recorder = createRecorder(() => switchable, { retryMs: [20, 60_000], maxDrainMs: 120_000, maxBuffered: 100, log: () => {} })
+    state.down = true
+    for (let i = 0; i < 100; i++) recorder.record(judged({ path: `/p/${i}` }))
+    const flushed = recorder.flush()
+    // Eight failures: 20 + 40 + ... + 1,280 ms waited between them, and the wait after the eighth is 2,560 ms.
+    await vi.waitFor(() => expect(recorder.stats.failures).toBeGreaterThanOrEqual(8), { timeout: 20_000, interval: 10 })
+    state.down = false
+    recorder.record(judged({ path: '/dropped' }))
+    expect(recorder.stats.dropped).toBe(1)
+    // Within a few 20 ms steps, not after the rest of a 2,560 ms wait.
+    await vi.waitFor(() => expect(recorder.stats.written).toBe(100), { timeout: 1_000, interval: 10 })
+    await flushed
+    expect(recorder.stats).toMatchObject({ written: 100, dropped: 1, buffered: 0 })
+  }, 30_000)
+
   it('drops only beyond the backlog, counts each event, and stores the count with its span once D1 is back', async () => {
     const { db: switchable, state } = switchableDb()
     const log = vi.fn()
