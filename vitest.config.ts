@@ -122,7 +122,14 @@ export default defineConfig({
           cloudflareTest({
             main: './src/index.ts',
             wrangler: { configPath: './wrangler.toml' },
-            miniflare: { bindings: { TEST_MIGRATIONS: migrations, ROBOTS_ENV: 'staging' }, serviceBindings: { ROBOTS_ADMIN: adminEcho } },
+            miniflare: {
+              bindings: { TEST_MIGRATIONS: migrations, ROBOTS_ENV: 'staging' },
+              serviceBindings: { ROBOTS_ADMIN: adminEcho },
+              // Pages pass through to the zone's origin (no ORIGIN here): a
+              // stand-in answers instead of a DNS lookup that fails offline
+              // and prints workerd's internal errors into the run's output.
+              outboundService: () => new Response('the zone origin (stand-in)\n'),
+            },
           }),
         ],
         test: {

@@ -8,14 +8,18 @@ import { runWorkerBench } from './worker.ts'
 // `npm run bench` bundles this file with esbuild and runs the bundle, so the
 // numbers are those of bundled code, as the Worker ships it.
 // `npm run bench -- robots` runs the engine's part alone, `-- bundle` the
-// Worker bundle's size alone.
+// Worker bundle's size alone, `-- policies` the per-host policies alone.
 const only = process.argv[2]
 console.log(`robots-edge benchmarks, node ${process.version}, ${new Date().toISOString()}`)
 // A missed goal fails the run, after every part has printed its numbers.
 const failed: string[] = []
-if (only !== 'robots' && !runBundleBench().pass) failed.push('bundle')
-if (only !== 'bundle' && !runRobotsBench()) failed.push('robots')
-if (only !== 'robots' && only !== 'bundle') {
+if (only === 'policies') {
+  if (!runPoliciesBench()) failed.push('policies')
+} else {
+  if (only !== 'robots' && !runBundleBench().pass) failed.push('bundle')
+  if (only !== 'bundle' && !runRobotsBench()) failed.push('robots')
+}
+if (only === undefined) {
   if (!runPoliciesBench()) failed.push('policies')
   console.log('\n## identifyAgent vs isbot (same headers, same run)\n')
   const identify = await runIdentifyBench()
