@@ -6,10 +6,11 @@
  * service binding, sharing one migrated D1 and one KV namespace, with the two
  * secrets, the edge on a real 127.0.0.1 port.
  */
-import { readdir, readFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { Miniflare } from 'miniflare'
-import { unstable_readConfig, unstable_splitSqlQuery } from 'wrangler'
+import { unstable_readConfig } from 'wrangler'
+import { migrationStatements } from '../../scripts/loadtest/worker.ts'
 import { builtWorkers } from '../built-workers.ts'
 
 export interface RunningWorker {
@@ -26,13 +27,10 @@ export interface RunningWorker {
   stop(): Promise<void>
 }
 
-/** Runs each migration in migrations/, in order, as `wrangler d1 migrations apply` would. */
+/** Runs every migration in migrations/, in order, in one batch, split as `wrangler d1 migrations apply` splits them. */
 async function migrate(mf: Miniflare): Promise<void> {
   const db = await mf.getD1Database('DB')
-  for (const file of (await readdir('migrations')).filter((f) => f.endsWith('.sql')).sort()) {
-    const statements = unstable_splitSqlQuery(await readFile(join('migrations', file), 'utf8'))
-    await db.batch(statements.map((sql: string) => db.prepare(sql)))
-  }
+  await db.batch((await migrationStatements()).map((sql) => db.prepare(sql)))
 }
 
 const EDGE = 'wrangler.toml'
