@@ -94,9 +94,15 @@ function writeFixed(file: string, text: string): void {
   }
 }
 
-function fixLines(fixed: FixedRobotsTxt): string[] {
+function fixLines(fixed: FixedRobotsTxt, style: Style): string[] {
   if (!fixed.changed) return ['  already in the reader-safe order: nothing written']
   const lines = ['  fixed: wrote the reader-safe order (longest rule first, Allow first at equal length, groups whose token contains another\'s first, * last); the RFC 9309 meaning is unchanged']
+  // Every rewrite is said with its line; those some reader now reads differently say so first.
+  const width = Math.max(0, ...fixed.rewrites.map((r) => String(r.line).length))
+  for (const r of fixed.rewrites) {
+    const label = r.changesMeaning ? style.yellow('changes meaning for some readers') : style.dim('same meaning')
+    lines.push(`  line ${String(r.line).padStart(width)}: ${visible(r.message)} ${style.dim('(')}${label}${style.dim(')')}`)
+  }
   if (fixed.droppedComments.length > 0) lines.push(`  left out ${count(fixed.droppedComments.length, 'comment')} inside groups or after a record ${lineList(fixed.droppedComments)}`)
   if (fixed.droppedLines.length > 0) lines.push(`  left out ${count(fixed.droppedLines.length, 'line')} no crawler reads ${lineList(fixed.droppedLines)}`)
   return lines
@@ -114,12 +120,12 @@ function lintFile(file: string, json: boolean, fix: boolean, io: Io): number {
   const diagnostics = lintRobotsTxt(fixed?.text ?? text)
   const failed = diagnostics.some((d) => d.severity === 'error')
   if (json) {
-    const written = fixed === undefined ? {} : { fixed: { written: fixed.changed, droppedComments: fixed.droppedComments, droppedLines: fixed.droppedLines } }
+    const written = fixed === undefined ? {} : { fixed: { written: fixed.changed, droppedComments: fixed.droppedComments, droppedLines: fixed.droppedLines, rewrites: fixed.rewrites } }
     printJson(io, { ok: !failed, file, ...written, diagnostics })
   } else {
     const style = styleFor(io)
     io.out(style.bold(file))
-    if (fixed !== undefined) for (const line of fixLines(fixed)) io.out(line)
+    if (fixed !== undefined) for (const line of fixLines(fixed, style)) io.out(line)
     for (const line of diagnosticLines(diagnostics, style)) io.out(line)
     io.out(summary(diagnostics.map((d) => d.severity), style))
   }

@@ -1,6 +1,8 @@
+import { listRewrites, type FixRewrite } from './fix-rewrites.ts'
 import { agentToken, parseRobotsTxt } from './parse.ts'
 import { readerSafeModel } from './reader-safe.ts'
 import { serializeRobotsTxt } from './serialize.ts'
+import type { RobotsTxtModel } from './types.ts'
 
 /** What `robots-edge lint --fix` writes, and what it could not keep. */
 export interface FixedRobotsTxt {
@@ -12,7 +14,11 @@ export interface FixedRobotsTxt {
   readonly droppedComments: readonly number[]
   /** Lines no crawler applies (a rule before any group, a line that is not a record), left out. */
   readonly droppedLines: readonly number[]
+  /** Every other line the fix rewrote, moved or merged, with what it means for each kind of reader. */
+  readonly rewrites: readonly FixRewrite[]
 }
+
+export type { FixRewrite }
 
 const COMMENT = /^[ \t\v\f]*#(.*)$/
 const BLANK = /^[ \t\v\f]*$/
@@ -32,12 +38,25 @@ function agentValue(value: string): string {
 const commentText = (line: string): string => line.replace(COMMENT, '$1').replace(/^ /, '')
 
 /**
+ * A comment that ends up first in the written file is read back as the
+ * file's header; it is written as one now, so that fixing a fixed file
+ * changes nothing.
+ */
+function atTop(model: RobotsTxtModel): RobotsTxtModel {
+  const first = model.groups[0]
+  if (model.header !== undefined || model.other.length > 0 || first?.comment === undefined) return model
+  const { comment, ...rest } = first
+  return { ...model, header: comment, groups: [rest, ...model.groups.slice(1)] }
+}
+
+/**
  * Rewrites a robots.txt body in the reader-safe order. Comments are kept
  * where they still make sense: the block at the top of the file (the
  * header), each block right above a group's first user-agent line (with that
  * group, wherever it moves), and the block after the last record (at the
  * end). Keys are written as RFC 9309 spells them, so Google's accepted typos
- * and missing colons are corrected on the way.
+ * and missing colons are corrected on the way; each such rewrite is listed
+ * in `rewrites`, since readers that skipped the line as written apply it now.
  *
  * @example
  * fixRobotsTxt('User-agent: *\nAllow: /\nDisallow: /admin/\n').text
@@ -57,10 +76,17 @@ export function fixRobotsTxt(text: string): FixedRobotsTxt {
     for (const i of found) kept.add(i)
     return found.sort((a, b) => a - b).map((i) => commentText(lines[i]!)).join('\n')
   }
-  // The comment at the top is the header, unless it stands right above a group: then it is that group's.
+  // The comment at the top stays at the top, even when it stands right above
+  // the first group and that group moves: a file's opening comment usually
+  // speaks for the whole file. What stands before it and is not written back
+  // (blank lines, lines no crawler reads) does not change that.
+  const firstRecord = Math.min(
+    ...[...parsed.groups, ...parsed.other].map((r) => r.line ?? Infinity),
+    ...parsed.sitemapLines,
+  ) - 1
   let top = 0
-  while (isComment(top)) top++
-  const header = parsed.groups.some((g) => g.line === top + 1) ? undefined : block(0, 1)
+  while (top < firstRecord && top < lines.length && !isComment(top)) top++
+  const header = top < firstRecord ? block(top, 1) : undefined
   const groups = parsed.groups.map((g, i) => {
     const comment = g.line === undefined ? undefined : block(g.line - 2, -1)
     const withValues = { ...g, userAgents: (parsed.agentValues[i] ?? g.userAgents).map(agentValue) }
@@ -71,10 +97,13 @@ export function fixRobotsTxt(text: string): FixedRobotsTxt {
   let first = last + 1
   while (first < lines.length && (!isComment(first) || kept.has(first))) first++
   const footer = block(first, 1)
-  let fixed = serializeRobotsTxt(readerSafeModel({ ...parsed, groups, ...(header !== undefined ? { header } : {}) }))
+  const model = atTop(readerSafeModel({ ...parsed, groups, ...(header !== undefined ? { header } : {}) }))
+  let fixed = serializeRobotsTxt(model)
   // The footer goes through the serializer's comment writer: a model of a header alone.
   if (footer !== undefined) fixed += (fixed === '' ? '' : '\n') + serializeRobotsTxt({ header: footer, groups: [], sitemaps: [], other: [] })
   const droppedComments = lines.flatMap((line, i) => (!kept.has(i) && (isComment(i) || (isRecord(i) && line.includes('#'))) ? [i + 1] : []))
   const droppedLines = parsed.diagnostics.filter((d) => d.code === 'rule-outside-group' || d.code === 'malformed-line').map((d) => d.line)
-  return { text: fixed, changed: fixed !== text, droppedComments, droppedLines }
+  const changed = fixed !== text
+  const rewrites = changed ? listRewrites(parsed, model, new Set(droppedLines)) : []
+  return { text: fixed, changed, droppedComments, droppedLines, rewrites }
 }

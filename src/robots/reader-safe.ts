@@ -1,6 +1,6 @@
 import { normalizeEncoding } from './encoding.ts'
 import { agentToken } from './parse.ts'
-import type { Group, RobotsTxtModel, Rule } from './types.ts'
+import type { Group, OtherRecord, RobotsTxtModel, Rule } from './types.ts'
 
 /**
  * robots-edge deviation: robots.txt is written in the order every reader
@@ -39,7 +39,36 @@ export function readerSafeModel(model: RobotsTxtModel): RobotsTxtModel {
   const split = merged.flatMap(splitWildcard)
   const ordered = orderGroups(split.filter((g) => !isWildcard(g)))
   const wildcard = split.filter(isWildcard)
-  return { ...model, groups: [...ordered, ...wildcard].map((g) => ({ ...g, rules: orderRules(g.rules) })) }
+  return { ...model, groups: [...ordered, ...wildcard].map((g) => ({ ...g, rules: orderRules(distinctRules(g.rules)), other: distinctRecords(g.other) })) }
+}
+
+/**
+ * A rule written twice in one group (a config naming a token both itself and
+ * through a preset, or two merged groups) is written once: RFC 9309 §2.2.2
+ * decides by the matching pattern and its type, so the copy adds nothing for
+ * any reader, and a file that repeats itself reads as a mistake.
+ */
+function distinctRules(rules: readonly Rule[]): readonly Rule[] {
+  const seen = new Set<string>()
+  const out = rules.filter((r) => {
+    const id = `${r.type}\n${r.pattern}`
+    if (seen.has(id)) return false
+    seen.add(id)
+    return true
+  })
+  return out.length === rules.length ? rules : out
+}
+
+/** The same for other records (`Crawl-delay: 2` twice): key compared as readers do, without case. */
+function distinctRecords(records: readonly OtherRecord[]): readonly OtherRecord[] {
+  const seen = new Set<string>()
+  const out = records.filter((r) => {
+    const id = `${r.key.toLowerCase()}\n${r.value}`
+    if (seen.has(id)) return false
+    seen.add(id)
+    return true
+  })
+  return out.length === records.length ? records : out
 }
 
 /** The key a reader compares: the value itself, lower-cased (a substring test needs the whole value). */

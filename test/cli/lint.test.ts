@@ -178,6 +178,8 @@ describe('lint <file> --fix', () => {
     expect(io.stdout).toEqual([
       path,
       '  fixed: wrote the reader-safe order (longest rule first, Allow first at equal length, groups whose token contains another\'s first, * last); the RFC 9309 meaning is unchanged',
+      '  line 7: rule moved: longest pattern first, Allow before Disallow at equal length. (same meaning)',
+      '  line 9: group "googlebot-image" moved: groups whose token contains another\'s first, * last. (same meaning)',
       '  left out 1 comment inside groups or after a record (line 7)',
       '✔ no problems',
     ])
@@ -190,7 +192,20 @@ describe('lint <file> --fix', () => {
     const path = file(UNSAFE)
     const io = captureIo()
     expect(lint({ file: path, fix: true, json: true }, io)).toBe(0)
-    expect(jsonOf(io)).toEqual({ ok: true, file: path, fixed: { written: true, droppedComments: [7], droppedLines: [] }, diagnostics: [] })
+    expect(jsonOf(io)).toEqual({
+      ok: true,
+      file: path,
+      fixed: {
+        written: true,
+        droppedComments: [7],
+        droppedLines: [],
+        rewrites: [
+          { line: 7, kind: 'rule-moved', changesMeaning: false, message: 'rule moved: longest pattern first, Allow before Disallow at equal length.' },
+          { line: 9, kind: 'group-moved', changesMeaning: false, message: 'group "googlebot-image" moved: groups whose token contains another\'s first, * last.' },
+        ],
+      },
+      diagnostics: [],
+    })
   })
 
   // The file robots-edge serves from the config is reader-safe already: --fix needs a file.

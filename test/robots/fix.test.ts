@@ -70,7 +70,50 @@ describe('fixRobotsTxt', () => {
 
   it('reports a file already in the reader-safe order as unchanged', () => {
     const body = txt('User-agent: gptbot', 'Disallow: /', '', 'User-agent: *', 'Disallow: /admin/', 'Allow: /')
-    expect(fixRobotsTxt(body)).toEqual({ text: body, changed: false, droppedComments: [], droppedLines: [] })
+    expect(fixRobotsTxt(body)).toEqual({ text: body, changed: false, droppedComments: [], droppedLines: [], rewrites: [] })
+  })
+
+  // A file's opening comment speaks for the file: it stays on top even when the group below it moves.
+  it('keeps the leading comment at the top when the first group moves', () => {
+    const fixed = fixRobotsTxt(txt('# example.com: keep out of /admin/', 'User-agent: *', 'Disallow: /admin/', '', 'User-agent: gptbot', 'Disallow: /'))
+    expect(fixed.text).toBe(txt('# example.com: keep out of /admin/', '', 'User-agent: gptbot', 'Disallow: /', '', 'User-agent: *', 'Disallow: /admin/'))
+    expect(fixed.rewrites).toEqual([{ line: 5, kind: 'group-moved', changesMeaning: false, message: expect.stringContaining('group "gptbot" moved') }])
+  })
+
+  // Every rewrite is listed with its line; those that change what some reader reads say so.
+  it('lists every rewrite with its line, and which change meaning for some readers', () => {
+    const fixed = fixRobotsTxt(txt(
+      'User-agent: *', //              1
+      'Allow: /', //                   2
+      'Disalow: /admin/', //           3  typo, and moves above line 2
+      'Disallow: /admin/', //          4  a repeat of line 3
+      '',
+      'User-agent: Googlebot/2.1', //  6  value cut to its token; merged with line 11's group
+      'Disallow /x', //                7  no colon
+      '',
+      'User-agent: googlebot-image', // 9  moves above googlebot
+      'Allow: /',
+      'User-agent: googlebot', //     11
+      'Disallow: /y',
+    ))
+    expect(fixed.rewrites.map(({ line, kind, changesMeaning }) => [line, kind, changesMeaning])).toEqual([
+      [3, 'key-spelling', true],
+      [3, 'rule-moved', false],
+      [4, 'repeated', false],
+      [6, 'user-agent-value', true],
+      [6, 'group-merged', true],
+      [7, 'key-spelling', true],
+      [9, 'group-moved', false],
+      [11, 'group-merged', true],
+    ])
+    expect(fixed.rewrites[0]!.message).toBe('"Disalow" written as "Disallow:". Google and other RFC 9309 readers already read it so; readers that skip a key they do not know (Python\'s urllib.robotparser among them) ignored this line and will now apply it.')
+    expect(fixed.rewrites[5]!.message).toMatch(/^"Disallow" without a colon written as "Disallow:"/)
+  })
+
+  // A rule named twice in one group (or in two merged groups) is written once.
+  it('writes a repeated rule once', () => {
+    const fixed = fixRobotsTxt(txt('User-agent: gptbot', 'Disallow: /', 'Crawl-delay: 2', '', 'User-agent: GPTBot', 'Disallow: /', 'crawl-delay: 2'))
+    expect(fixed.text).toBe(txt('User-agent: gptbot', 'Crawl-delay: 2', 'Disallow: /'))
   })
 
   it('drops a byte-order mark and reads CRLF', () => {
@@ -97,6 +140,24 @@ describe('fixRobotsTxt: properties', () => {
         expect({ allowed: after.allowed, group: after.group }).toEqual({ allowed: before.allowed, group: before.group })
       }),
       { numRuns: 1000 },
+    )
+  })
+
+  // Nothing that changes a reader's reading goes unsaid: every accepted typo and missing colon is listed.
+  it('lists every key it spells out', () => {
+    fc.assert(
+      fc.property(body, (text) => {
+        const fixed = fixRobotsTxt(text)
+        const spelled = new Set(fixed.rewrites.filter((r) => r.kind === 'key-spelling').map((r) => r.line))
+        const lines = text.split('\n')
+        lines.forEach((l, i) => {
+          const rule = /^(Disalow|Disallow|Allow):? /.exec(l)
+          const dropped = fixed.droppedLines.includes(i + 1)
+          if (rule && rule[1] === 'Disalow' && !dropped) expect(spelled.has(i + 1)).toBe(true)
+        })
+        expect(fixed.rewrites.map((r) => r.line)).toEqual([...fixed.rewrites.map((r) => r.line)].sort((a, b) => a - b))
+      }),
+      { numRuns: 500 },
     )
   })
 
