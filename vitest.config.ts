@@ -58,6 +58,11 @@ export default defineConfig({
           // (console spies, timers, env) it restores itself; the suite passes
           // with its files shuffled (--sequence.shuffle.files).
           isolate: false,
+          // Pure work only, but some of it heavy (property runs, policies of
+          // thousands of groups): on two cores shared with runtimes it may
+          // take several times its quiet time. Speed is the benchmarks' to
+          // judge (npm run bench), not a test's.
+          testTimeout: 30_000,
         },
       },
       {
