@@ -125,7 +125,7 @@ export default defineConfig({
         ...workersFromSource,
         plugins: [
           cloudflareTest({
-            main: './src/index.ts',
+            main: './src/workers/edge-worker.ts',
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               bindings: { TEST_MIGRATIONS: migrations, ROBOTS_ENV: 'staging' },

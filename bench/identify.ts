@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { isbot } from 'isbot'
-import { identifyAgent } from '../src/bots/index.ts'
+import { identifyAgent } from '../src/core/agents/index.ts'
 import { botHeaders, browserHeaders, toolHeaders } from '../test/bots/user-agents.ts'
 
 export interface BenchRow {

@@ -1,4 +1,4 @@
-import { buildPolicy, CHECK_CONTEXTS, createPolicies, resolveConfig, type ConfigContext, type RobotsConfig } from '../src/config/index.ts'
+import { buildPolicy, CHECK_CONTEXTS, createPolicies, resolveConfig, type ConfigContext, type RobotsConfig } from '../src/core/config/index.ts'
 import { formatNs, measure, table } from './harness.ts'
 
 /**

@@ -1,5 +1,5 @@
 import robotsParser from 'robots-parser'
-import { compileRobotsTxt, parseRobotsTxt } from '../src/robots/index.ts'
+import { compileRobotsTxt, parseRobotsTxt } from '../src/core/robots/index.ts'
 import { longRobots, REAL_FILES, REAL_TOKENS, realFile, realRobots, realUrls, SHORT_ROBOTS, TOKENS, urls } from './fixtures.ts'
 import { compare, fastest, formatNs, table } from './harness.ts'
 

@@ -5,7 +5,7 @@
 // tsx (a development dependency), so it never runs a stale build.
 import { existsSync } from 'node:fs'
 
-const source = new URL('../scripts/robots.ts', import.meta.url)
+const source = new URL('../src/cli/robots.ts', import.meta.url)
 if (existsSync(source)) {
   const { register } = await import('tsx/esm/api')
   register()

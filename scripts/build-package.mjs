@@ -3,7 +3,7 @@
 // and the CLI as one file (esbuild). Consumers never compile our TypeScript.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
@@ -28,8 +28,10 @@ const shared = new Set()
 const sharedModules = {
   name: 'shared-modules',
   setup(b) {
-    b.onResolve({ filter: /\/src\/.+\.ts$/ }, (args) => {
+    b.onResolve({ filter: /\.ts$/ }, (args) => {
       const file = resolve(args.resolveDir, args.path)
+      // The CLI's own modules are bundled; the package's are shared from lib/.
+      if (!file.startsWith(resolve('src') + sep) || file.startsWith(resolve('src/cli') + sep)) return undefined
       const path = `./${relative(resolve('src'), file).replace(/\.ts$/, '.js')}`
       shared.add(path)
       return { path, external: true }
@@ -38,7 +40,7 @@ const sharedModules = {
 }
 
 await build({
-  entryPoints: ['scripts/robots.ts'],
+  entryPoints: ['src/cli/robots.ts'],
   plugins: [sharedModules],
   outfile: 'lib/cli.mjs',
   bundle: true,

@@ -11,7 +11,7 @@
  *   npm run loadtest -- [--seconds 30] [--step-seconds 3] [--connections N] [--fault d1 [--fault-seconds 10]]
  */
 import { parseArgs } from 'node:util'
-import { BACKLOG_LIMITS } from '../src/storage/backlog.ts'
+import { BACKLOG_LIMITS } from '../src/ledger/backlog.ts'
 import type { FaultOptions } from './loadtest/fault.ts'
 import { loadtest, type LoadtestResult } from './loadtest/run.ts'
 

@@ -9,8 +9,8 @@
  */
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
-import { identifyAgent, registry, tools } from '../src/bots/index.ts'
-import { selfNamedBots } from '../src/bots/registry/names.ts'
+import { identifyAgent, registry, tools } from '../src/core/agents/index.ts'
+import { selfNamedBots } from '../src/core/agents/registry/names.ts'
 
 /** One entry of crawler-user-agents.json. */
 export interface CrawlerListEntry {

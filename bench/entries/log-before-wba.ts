@@ -1,7 +1,7 @@
 import config from '../../robots.config.ts'
-import { createWorker } from '../../src/app.ts'
-import { cfOf, verifyClaim } from '../../src/bots/verify.ts'
-import { createIpRangeLoader } from '../../src/storage/ip-range-loader.ts'
+import { createWorker } from '../../src/package/app.ts'
+import { cfOf, verifyClaim } from '../../src/verify/verify.ts'
+import { createIpRangeLoader } from '../../src/verify/store/ip-range-loader.ts'
 import { withGuardMode } from './mode.ts'
 
 // The guard in `log` mode, verifying claims as it did before Web Bot Auth

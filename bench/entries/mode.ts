@@ -1,4 +1,4 @@
-import type { ConfigInput, GuardMode, RobotsConfig } from '../../src/config/index.ts'
+import type { ConfigInput, GuardMode, RobotsConfig } from '../../src/core/config/index.ts'
 
 /** The same config with one guard mode everywhere (file-wide and per group). */
 export function withGuardMode(config: ConfigInput, mode: GuardMode): ConfigInput {

@@ -1,7 +1,7 @@
 import config from '../../robots.config.ts'
-import { createApp } from '../../src/app.ts'
-import { cfOf, verifyClaim } from '../../src/bots/verify.ts'
-import { createWiring } from '../../src/wiring.ts'
+import { createApp } from '../../src/package/app.ts'
+import { cfOf, verifyClaim } from '../../src/verify/verify.ts'
+import { createWiring } from '../../src/edge/wiring.ts'
 import { table } from '../harness.ts'
 import { withGuardMode } from './mode.ts'
 

@@ -6,9 +6,9 @@
  * is built against the first version's sources for the baseline.
  */
 import { Hono } from 'hono'
-import { reportRoutes } from '../../src/report/routes.ts'
+import { reportRoutes } from '../../src/admin/routes.ts'
 // A namespace import: the first version (the baseline) has no rollUpLedger.
-import * as ledger from '../../src/storage/ledger.ts'
+import * as ledger from '../../src/ledger/ledger.ts'
 import { createWorkload, VERSIONS, type Workload } from './workload.ts'
 
 interface Meter { rowsRead: number; rowsWritten: number; sizeAfter: number; queries: number }

@@ -7,8 +7,8 @@
  * (which disallowed requests must count) follows from how each agent is
  * built to behave, never from the classifier under test.
  */
-import type { EventAgent, JudgedRequest, Verification } from '../../src/events.ts'
-import { compileRobotsTxt, type RobotsMatcher } from '../../src/robots/index.ts'
+import type { EventAgent, JudgedRequest, Verification } from '../../src/core/events.ts'
+import { compileRobotsTxt, type RobotsMatcher } from '../../src/core/robots/index.ts'
 import { rng } from '../harness.ts'
 
 const HOUR = 3_600_000

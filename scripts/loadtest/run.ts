@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import autocannon from 'autocannon'
 import config from '../../robots.config.ts'
-import { createPolicies } from '../../src/config/index.ts'
+import { createPolicies } from '../../src/core/config/index.ts'
 import { fixtureRanges } from '../simulate/ip-ranges.ts'
 import { d1File, d1Lock, minimumDropped, runFault, type FaultOptions, type FaultWindow } from './fault.ts'
 import { buildWorkload, describeWorkload, type Template } from './workload.ts'

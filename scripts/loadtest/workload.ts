@@ -1,6 +1,6 @@
-import { identifyAgent, verifyClaim, type VerificationRanges } from '../../src/bots/index.ts'
-import type { Policy } from '../../src/config/index.ts'
-import { declaredBot, judge } from '../../src/guard/judge.ts'
+import { identifyAgent, verifyClaim, type VerificationRanges } from '../../src/core/agents/index.ts'
+import type { Policy } from '../../src/core/config/index.ts'
+import { declaredBot, judge } from '../../src/core/judge/judge.ts'
 import { CLIENTS, SITE_PATHS, pick, randomSource, type ClientSpec } from '../simulate/clients.ts'
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { ipRangeLists, parseIpRanges, type IpRangeList, type IpRangeSet } from '../../src/bots/index.ts'
+import { ipRangeLists, parseIpRanges, type IpRangeList, type IpRangeSet } from '../../src/core/agents/index.ts'
 
 /**
  * Operators' IP-range lists for a local Worker, so a crawler claim can be
@@ -59,10 +59,10 @@ interface StorageModule {
   ): Promise<RefreshResult[]>
 }
 
-// src/storage is typed against the Workers runtime types, which the Node
+// src/verify/store is typed against the Workers runtime types, which the Node
 // tsconfig does not load; imported by a computed specifier, it is run
 // (tsx and vitest load .ts) without being type-checked here.
-const STORAGE_MODULE = new URL('src/storage/ip-ranges.ts', ROOT).href
+const STORAGE_MODULE = new URL('src/verify/store/ip-ranges.ts', ROOT).href
 
 /** The KV entries the cron would write for the fixture lists (each list, then the index). */
 export async function ipRangeEntries(now: number = Date.now()): Promise<IpRangeSeed> {

@@ -9,6 +9,6 @@
  * identifyAgent('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')?.tokens
  * // ['googlebot']
  */
-export * from '../bots/index.ts'
+export * from '../core/agents/index.ts'
 // Here and not in ../bots/index.ts, which the Worker imports: the Worker needs no documentation URLs.
-export { agentDocs } from '../bots/registry/sources.ts'
+export { agentDocs } from '../core/agents/registry/sources.ts'

@@ -9,4 +9,4 @@
  * robots.check(['googlebot'], 'https://example.com/admin/x')
  * // { allowed: false, group: '*', rule: { type: 'disallow', pattern: '/admin/', line: 2 } }
  */
-export * from '../robots/index.ts'
+export * from '../core/robots/index.ts'

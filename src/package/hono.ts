@@ -23,14 +23,14 @@
  * app.use(robotsTxt({ policies }))
  * app.use(botGuard({ policies, record: (event) => console.log(event) }))
  */
-import type { RobotsJudgment } from '../middleware/bot-guard.ts'
+import type { RobotsJudgment } from '../edge/middleware/bot-guard.ts'
 
-export { robotsEdge, type AppEnv, type RecordFn, type RobotsEdgeMiddleware, type RobotsEdgeOptions, type ScheduledFn, type VerifyFn } from '../edge.ts'
-export { robotsTxt, type RobotsTxtOptions } from '../middleware/robots-txt.ts'
-export { botGuard, type BotGuardEnv, type BotGuardOptions, type RobotsJudgment } from '../middleware/bot-guard.ts'
-export { responseSignals, type ResponseSignalsOptions } from '../middleware/response-signals.ts'
-export { createPolicies, type Policies, type Policy } from '../config/index.ts'
-export type { RobotsEdgeEnv } from '../env.ts'
+export { robotsEdge, type AppEnv, type RecordFn, type RobotsEdgeMiddleware, type RobotsEdgeOptions, type ScheduledFn, type VerifyFn } from '../edge/edge.ts'
+export { robotsTxt, type RobotsTxtOptions } from '../edge/middleware/robots-txt.ts'
+export { botGuard, type BotGuardEnv, type BotGuardOptions, type RobotsJudgment } from '../edge/middleware/bot-guard.ts'
+export { responseSignals, type ResponseSignalsOptions } from '../edge/middleware/response-signals.ts'
+export { createPolicies, type Policies, type Policy } from '../core/config/index.ts'
+export type { RobotsEdgeEnv } from '../edge/env.ts'
 
 declare module 'hono' {
   // Every app that imports robots-edge/hono can read the verdict with

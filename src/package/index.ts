@@ -26,8 +26,8 @@
  * })
  */
 export * from './config.ts'
-export { createAdminWorker } from '../admin.ts'
-export { createEdgeWorker, createWorker, withRobotsEdge, type AppDeps } from '../app.ts'
-export type { AppEnv, RecordFn, VerifyFn } from '../edge.ts'
-export type { RobotsEdgeEnv } from '../env.ts'
-export type { JudgedRequest, Verification } from '../events.ts'
+export { createAdminWorker } from '../admin/admin.ts'
+export { createEdgeWorker, createWorker, withRobotsEdge, type AppDeps } from './app.ts'
+export type { AppEnv, RecordFn, VerifyFn } from '../edge/edge.ts'
+export type { RobotsEdgeEnv } from '../edge/env.ts'
+export type { JudgedRequest, Verification } from '../core/events.ts'

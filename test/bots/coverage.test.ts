@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { identifyAgent, registry, tools } from '../../src/bots/index.ts'
-import { selfNamedBots } from '../../src/bots/registry/names.ts'
+import { identifyAgent, registry, tools } from '../../src/core/agents/index.ts'
+import { selfNamedBots } from '../../src/core/agents/registry/names.ts'
 
 // Every agent ai.robots.txt lists (its robots.json keys), as a header would name it.
 const AI_ROBOTS_TXT = [

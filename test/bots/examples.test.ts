@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { identifyAgent } from '../../src/bots/index.ts'
+import { identifyAgent } from '../../src/core/agents/index.ts'
 
 interface Example {
   readonly ua: string

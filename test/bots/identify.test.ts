@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { identifyAgent } from '../../src/bots/index.ts'
+import { identifyAgent } from '../../src/core/agents/index.ts'
 import { botHeaders, browserHeaders, toolHeaders } from './user-agents.ts'
 
 describe('people', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { signatureBase, verifyEd25519 } from '../../src/bots/http-signature.ts'
-import { directoryLifetime, ed25519Thumbprint, importDirectoryKey, MAX_DIRECTORY_KEYS, parseKeyDirectory } from '../../src/bots/key-directory.ts'
-import { directoryOrigin, signatureAgentOrigin } from '../../src/bots/signature-agent.ts'
-import { Decimal, parseDictionary, parseItem, serializeInnerList, serializeItem, Token, type InnerList } from '../../src/bots/structured-fields.ts'
-import { verifySignedRequest } from '../../src/bots/web-bot-auth.ts'
-import { createKeyDirectories } from '../../src/storage/key-directories.ts'
+import { signatureBase, verifyEd25519 } from '../../src/verify/http-signature.ts'
+import { directoryLifetime, ed25519Thumbprint, importDirectoryKey, MAX_DIRECTORY_KEYS, parseKeyDirectory } from '../../src/verify/key-directory.ts'
+import { directoryOrigin, signatureAgentOrigin } from '../../src/verify/signature-agent.ts'
+import { Decimal, parseDictionary, parseItem, serializeInnerList, serializeItem, Token, type InnerList } from '../../src/core/http/structured-fields.ts'
+import { verifySignedRequest } from '../../src/verify/web-bot-auth.ts'
+import { createKeyDirectories } from '../../src/verify/store/key-directories.ts'
 import { createSigner } from './web-bot-auth-signer.ts'
 
 // The pieces under the verifier: structured fields (RFC 8941), the

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, it } from 'vitest'
-import { identifyAgent, type AgentIdentity } from '../../src/bots/index.ts'
+import { identifyAgent, type AgentIdentity } from '../../src/core/agents/index.ts'
 import { botHeaders, browserHeaders } from './user-agents.ts'
 
 function wellFormed(identity: AgentIdentity | null): boolean {

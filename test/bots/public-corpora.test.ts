@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { identifyAgent, type AgentIdentity } from '../../src/bots/index.ts'
+import { identifyAgent, type AgentIdentity } from '../../src/core/agents/index.ts'
 
 /**
  * The public-corpora sample (test/fixtures/public-corpora-sample.jsonl):

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { agents, getAgent, identifyAgent, registry, tools, type AgentEntry, type AgentPurpose, type KnownToken } from '../../src/bots/index.ts'
+import { agents, getAgent, identifyAgent, registry, tools, type AgentEntry, type AgentPurpose, type KnownToken } from '../../src/core/agents/index.ts'
 import { botHeaders, browserHeaders, toolHeaders } from './user-agents.ts'
 
 const entries: readonly AgentEntry[] = registry

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { agentDocs, getAgent, registry, type AgentEntry } from '../../src/package/bots.ts'
-import { agentSources } from '../../src/bots/registry/sources.ts'
+import { agentSources } from '../../src/core/agents/registry/sources.ts'
 
 const entries: readonly AgentEntry[] = registry
 const GOOGLE_USER_TRIGGERED = 'https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers'

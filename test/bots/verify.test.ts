@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ipRangeListsOf, ipRangeLists, parseIpRanges, registry, verifyClaim, type AgentEntry, type IpRangeSet, type VerificationRanges } from '../../src/bots/index.ts'
+import { ipRangeListsOf, ipRangeLists, parseIpRanges, registry, verifyClaim, type AgentEntry, type IpRangeSet, type VerificationRanges } from '../../src/core/agents/index.ts'
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/ip-ranges/${name}`, import.meta.url), 'utf8')
 

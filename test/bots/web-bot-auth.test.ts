@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { claimBySignature, signatureAgentOf, verifySignedRequest, type SignedRequest } from '../../src/bots/web-bot-auth.ts'
-import { createKeyDirectories, type KeyDirectoryOptions } from '../../src/storage/key-directories.ts'
+import { claimBySignature, signatureAgentOf, verifySignedRequest, type SignedRequest } from '../../src/verify/web-bot-auth.ts'
+import { createKeyDirectories, type KeyDirectoryOptions } from '../../src/verify/store/key-directories.ts'
 import { createSigner, DIRECTORY, fakeFetch, replay, signedRequest, type TestSigner } from './web-bot-auth-signer.ts'
 
 // Unit tests of verifySignedRequest: requests signed by http-message-sig with

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { identifyAgent } from '../../src/bots/index.ts'
-import { check, identify, requestOf } from '../../scripts/cli/check.ts'
-import { UsageError } from '../../scripts/cli/errors.ts'
-import { createPolicies, type RobotsConfig } from '../../src/config/index.ts'
-import { judge } from '../../src/guard/judge.ts'
+import { identifyAgent } from '../../src/core/agents/index.ts'
+import { check, identify, requestOf } from '../../src/cli/check.ts'
+import { UsageError } from '../../src/cli/errors.ts'
+import { createPolicies, type RobotsConfig } from '../../src/core/config/index.ts'
+import { judge } from '../../src/core/judge/judge.ts'
 import { captureIo, jsonOf } from './io.ts'
 
 // Unit tests of `check`: the verdict comes from the guard's own judge() on

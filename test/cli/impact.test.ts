@@ -7,14 +7,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig, policyFor } from '../../scripts/cli/config.ts'
-import { CliError, UsageError } from '../../scripts/cli/errors.ts'
-import { diff, history } from '../../scripts/cli/history.ts'
-import { impact, type ImpactCommandOptions } from '../../scripts/cli/impact.ts'
-import { run } from '../../scripts/cli/main.ts'
-import { ConfigError } from '../../src/config/index.ts'
-import { contentHash } from '../../src/config/hash.ts'
-import type { JudgedRequest } from '../../src/events.ts'
+import { loadConfig, policyFor } from '../../src/cli/config.ts'
+import { CliError, UsageError } from '../../src/cli/errors.ts'
+import { diff, history } from '../../src/cli/history.ts'
+import { impact, type ImpactCommandOptions } from '../../src/cli/impact.ts'
+import { run } from '../../src/cli/main.ts'
+import { ConfigError } from '../../src/core/config/index.ts'
+import { contentHash } from '../../src/core/config/hash.ts'
+import type { JudgedRequest } from '../../src/core/events.ts'
 import { googlebot, gptbot, HOUR, judged } from '../report/fixtures.ts'
 import { captureIo, jsonOf, migrate } from './io.ts'
 
@@ -24,7 +24,7 @@ interface LedgerModule {
   writeEvents(db: unknown, events: readonly JudgedRequest[]): Promise<number>
   recordRobotsVersion(db: unknown, v: { host: string; hash: string; text: string; time: number }): Promise<void>
 }
-const LEDGER_MODULE = new URL('../../src/storage/ledger.ts', import.meta.url).href
+const LEDGER_MODULE = new URL('../../src/ledger/ledger.ts', import.meta.url).href
 
 const now = Date.now()
 const V1 = '# first\nUser-agent: *\nAllow: /\n'

@@ -1,5 +1,5 @@
 import { migrationStatements } from '../../scripts/loadtest/worker.ts'
-import type { Io } from '../../scripts/cli/io.ts'
+import type { Io } from '../../src/cli/io.ts'
 
 /** An Io that keeps what a command writes, for assertions. */
 export interface CapturedIo extends Io {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { commands, type Command } from '../../scripts/cli/commands.ts'
-import { run } from '../../scripts/cli/main.ts'
+import { commands, type Command } from '../../src/cli/commands.ts'
+import { run } from '../../src/cli/main.ts'
 import { captureIo, jsonOf } from './io.ts'
 
 // Unit tests of the dispatcher: argv in, exit code out. Config files load

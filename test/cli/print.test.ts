@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { normalizeHost } from '../../scripts/cli/config.ts'
-import { print } from '../../scripts/cli/print.ts'
-import { createPolicies, type RobotsConfig } from '../../src/config/index.ts'
+import { normalizeHost } from '../../src/cli/config.ts'
+import { print } from '../../src/cli/print.ts'
+import { createPolicies, type RobotsConfig } from '../../src/core/config/index.ts'
 import { captureIo, jsonOf } from './io.ts'
 
 // Unit tests of `print`: the file a host is served, from the same

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { run } from '../../scripts/cli/main.ts'
-import { buildPolicy, CHECK_CONTEXTS, resolveConfig } from '../../src/config/index.ts'
+import { run } from '../../src/cli/main.ts'
+import { buildPolicy, CHECK_CONTEXTS, resolveConfig } from '../../src/core/config/index.ts'
 import { agents } from '../../src/package/config.ts'
 import { captureIo, jsonOf } from './io.ts'
 

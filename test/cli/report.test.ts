@@ -6,10 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CliError, UsageError } from '../../scripts/cli/errors.ts'
-import { run } from '../../scripts/cli/main.ts'
-import { report, type ReportDocument } from '../../scripts/cli/report.ts'
-import type { JudgedRequest } from '../../src/events.ts'
+import { CliError, UsageError } from '../../src/cli/errors.ts'
+import { run } from '../../src/cli/main.ts'
+import { report, type ReportDocument } from '../../src/cli/report.ts'
+import type { JudgedRequest } from '../../src/core/events.ts'
 import { ccbot, fetched, gptbot, HOUR, judged } from '../report/fixtures.ts'
 import { captureIo, jsonOf, migrate } from './io.ts'
 
@@ -25,7 +25,7 @@ const now = Date.now()
 interface LedgerModule {
   writeEvents(db: unknown, events: readonly JudgedRequest[]): Promise<number>
 }
-const LEDGER_MODULE = new URL('../../src/storage/ledger.ts', import.meta.url).href
+const LEDGER_MODULE = new URL('../../src/ledger/ledger.ts', import.meta.url).href
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'robots-edge-report-'))

@@ -8,11 +8,11 @@ const cwd = new URL('../..', import.meta.url)
 const options = { cwd, encoding: 'utf8' as const, env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 }
 
 describe('the CLI as a process', () => {
-  it('npx tsx scripts/robots.ts prints the file and exits 2 on an unknown command', () => {
-    const printed = spawnSync('npx', ['tsx', 'scripts/robots.ts', 'print', '--config', 'test/cli/fixtures/small.config.ts'], options)
+  it('npx tsx src/cli/robots.ts prints the file and exits 2 on an unknown command', () => {
+    const printed = spawnSync('npx', ['tsx', 'src/cli/robots.ts', 'print', '--config', 'test/cli/fixtures/small.config.ts'], options)
     expect(printed.status).toBe(0)
     expect(printed.stdout).toBe('User-agent: AcmeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n')
-    const unknown = spawnSync('npx', ['tsx', 'scripts/robots.ts', 'frobnicate'], options)
+    const unknown = spawnSync('npx', ['tsx', 'src/cli/robots.ts', 'frobnicate'], options)
     expect(unknown.status).toBe(2)
     expect(unknown.stdout).toBe('')
     expect(unknown.stderr).toContain('robots-edge: unknown command "frobnicate".')

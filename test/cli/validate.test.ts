@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { validate } from '../../scripts/cli/validate.ts'
-import type { RobotsConfig } from '../../src/config/index.ts'
+import { validate } from '../../src/cli/validate.ts'
+import type { RobotsConfig } from '../../src/core/config/index.ts'
 import { captureIo, jsonOf } from './io.ts'
 
 // Unit tests of `validate`, the predeploy gate: checkConfig in every start-up context.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { validateConfig, type ConfigIssue } from '../../src/config/index.ts'
+import { validateConfig, type ConfigIssue } from '../../src/core/config/index.ts'
 
 // Unit tests of the character checks of validateConfig: no value may hold a
 // character that any common reader takes for a line break, a control

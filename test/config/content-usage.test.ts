@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { parseDictionary, Token } from '../../src/bots/structured-fields.ts'
-import { mergeUsageHeader, strictest, usageValue } from '../../src/config/content-usage.ts'
-import { buildPolicy, resolveConfig, validateConfig, type ContentUsage, type RobotsConfig } from '../../src/config/index.ts'
-import type { ResponseSignals } from '../../src/config/signals.ts'
-import { lintRobotsTxt, parseRobotsTxt } from '../../src/robots/index.ts'
+import { parseDictionary, Token } from '../../src/core/http/structured-fields.ts'
+import { mergeUsageHeader, strictest, usageValue } from '../../src/core/config/content-usage.ts'
+import { buildPolicy, resolveConfig, validateConfig, type ContentUsage, type RobotsConfig } from '../../src/core/config/index.ts'
+import type { ResponseSignals } from '../../src/core/config/signals.ts'
+import { lintRobotsTxt, parseRobotsTxt } from '../../src/core/robots/index.ts'
 
 // Unit tests of Content-Usage (IETF aipref): the vocabulary module, the
 // lines written into robots.txt (draft-ietf-aipref-attach-05 §3), the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildPolicy, resolveConfig, validateConfig } from '../../src/config/index.ts'
+import { buildPolicy, resolveConfig, validateConfig } from '../../src/core/config/index.ts'
 
 const ctx = { host: 'example.com', env: 'production' }
 
@@ -46,7 +46,7 @@ describe('a config function that fails at run time', () => {
   }
 
   it('serves allow-all in production and disallow-all on staging, each logged once', async () => {
-    const { createPolicies } = await import('../../src/config/index.ts')
+    const { createPolicies } = await import('../../src/core/config/index.ts')
     const logged: string[] = []
     const policies = createPolicies(input, { log: (m) => logged.push(m) })
     expect(policies.get('pr-1.example.com', 'production').text).toBe('User-agent: *\nDisallow:\n')

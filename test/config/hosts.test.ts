@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   buildPolicy, canonicalHost, checkConfig, ConfigError, createPolicies, INVALID_HOST, OTHER_HOSTS, POLICY_CACHE_CHARACTERS, POLICY_CACHE_LIMIT, resolveConfig, validateConfig,
   type ConfigContext, type RobotsConfig,
-} from '../../src/config/index.ts'
+} from '../../src/core/config/index.ts'
 
 // Host names as robots-edge keys them (src/config/host.ts), the `hosts`
 // option, and the per-isolate policy cache (src/config/policies.ts).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createPolicies, validateConfig, type RobotsConfig } from '../../src/config/index.ts'
-import { compileRobotsTxt, parseRobotsTxt, type ParsedRobotsTxt } from '../../src/robots/index.ts'
+import { createPolicies, validateConfig, type RobotsConfig } from '../../src/core/config/index.ts'
+import { compileRobotsTxt, parseRobotsTxt, type ParsedRobotsTxt } from '../../src/core/robots/index.ts'
 
 // Valid configs produce no issues, and Next.js's `MetadataRoute.Robots`
 // object pastes into robots.config.ts unchanged and means the same thing.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { lint } from '../../scripts/cli/lint.ts'
-import { buildPolicy, checkConfig, noindexConflicts, resolveConfig, type RobotsConfig } from '../../src/config/index.ts'
+import { lint } from '../../src/cli/lint.ts'
+import { buildPolicy, checkConfig, noindexConflicts, resolveConfig, type RobotsConfig } from '../../src/core/config/index.ts'
 import { captureIo, jsonOf } from '../cli/io.ts'
 
 // Unit tests of the noindex/disallow warning: a page robots.txt disallows is

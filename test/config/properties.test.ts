@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createPolicies, toRobotsModel, validateConfig, type ConfigContext, type RobotsConfig, type RuleConfig } from '../../src/config/index.ts'
-import { compileRobotsTxt, type RobotsTxtModel, type Verdict } from '../../src/robots/index.ts'
+import { createPolicies, toRobotsModel, validateConfig, type ConfigContext, type RobotsConfig, type RuleConfig } from '../../src/core/config/index.ts'
+import { compileRobotsTxt, type RobotsTxtModel, type Verdict } from '../../src/core/robots/index.ts'
 
 // Property tests: for any valid config, the file crawlers read means what
 // the config says. The engine reading the served text, the engine compiled

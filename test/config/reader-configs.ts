@@ -1,5 +1,5 @@
-import { resolveConfig, type ResolvedConfig, type RobotsConfig } from '../../src/config/index.ts'
-import { serializeRobotsTxt, type Group } from '../../src/robots/index.ts'
+import { resolveConfig, type ResolvedConfig, type RobotsConfig } from '../../src/core/config/index.ts'
+import { serializeRobotsTxt, type Group } from '../../src/core/robots/index.ts'
 import shipped from '../../robots.config.ts'
 
 // Configs whose served robots.txt the tests read with other readers than

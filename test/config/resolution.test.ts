@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { ConfigError, createPolicies, DEFAULTS, matchesHost, resolveConfig, type ConfigContext, type RobotsConfig } from '../../src/config/index.ts'
+import { ConfigError, createPolicies, DEFAULTS, matchesHost, resolveConfig, type ConfigContext, type RobotsConfig } from '../../src/core/config/index.ts'
 
 // Unit tests of resolveConfig and createPolicies: defaults declared once,
 // which deployments are indexable, config functions per host and

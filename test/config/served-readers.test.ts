@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { buildPolicy } from '../../src/config/index.ts'
-import { compileReader, compileRobotsTxt, parseRobotsTxt, type RobotsTxtModel } from '../../src/robots/index.ts'
+import { buildPolicy } from '../../src/core/config/index.ts'
+import { compileReader, compileRobotsTxt, parseRobotsTxt, type RobotsTxtModel } from '../../src/core/robots/index.ts'
 import { readWithPython, requirePythonReaders, type PythonVerdicts } from '../robots/python.ts'
 import { CONFIGS, namedTokens, pathsFor, resolved, servedAsWritten } from './reader-configs.ts'
 

@@ -10,8 +10,8 @@ import {
   toRobotsModel,
   type ConfigIssue,
   type RobotsConfig,
-} from '../../src/config/index.ts'
-import { compileRobotsTxt, lintRobotsTxt, MAX_FILE_BYTES } from '../../src/robots/index.ts'
+} from '../../src/core/config/index.ts'
+import { compileRobotsTxt, lintRobotsTxt, MAX_FILE_BYTES } from '../../src/core/robots/index.ts'
 
 // Unit tests of validateConfig: every invalid config is an error that names
 // the field path and the fix; warnings are for configs that work, but not as

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { identifyAgent, type AgentIdentity } from '../../src/bots/index.ts'
-import { createPolicies, type ConfigInput } from '../../src/config/index.ts'
-import { buildEvent } from '../../src/guard/event.ts'
-import { USER_TRIGGERED_FETCHERS } from '../../src/guard/exempt.ts'
-import { decide } from '../../src/guard/judge.ts'
-import { decodeUnreserved } from '../../src/guard/readings.ts'
+import { identifyAgent, type AgentIdentity } from '../../src/core/agents/index.ts'
+import { createPolicies, type ConfigInput } from '../../src/core/config/index.ts'
+import { buildEvent } from '../../src/core/judge/event.ts'
+import { USER_TRIGGERED_FETCHERS } from '../../src/core/judge/exempt.ts'
+import { decide } from '../../src/core/judge/judge.ts'
+import { decodeUnreserved } from '../../src/core/judge/readings.ts'
 
 // Unit tests of the guard's decision (src/guard): ambiguous headers, the two
 // readings of a path, and the default exemptions. The Worker-level tests are

@@ -51,7 +51,7 @@ function startSite(): Promise<Server> {
 /** The Worker with the issue's config, bundled as wrangler would (esm, workerd conditions). */
 async function bundle(dir: string): Promise<string> {
   const entry = join(dir, 'entry.ts')
-  await writeFile(entry, `import { createWorker } from ${JSON.stringify(join(ROOT, 'src/app.ts'))}\nexport default createWorker(${CONFIG})\n`)
+  await writeFile(entry, `import { createWorker } from ${JSON.stringify(join(ROOT, 'src/package/app.ts'))}\nexport default createWorker(${CONFIG})\n`)
   const outfile = join(dir, 'worker.js')
   await build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'neutral', target: 'es2022', conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'], external: ['cloudflare:*', 'node:*'], logLevel: 'warning' })
   return outfile

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { createPolicies, type RobotsConfig } from '../../src/config/index.ts'
-import { responseSignals } from '../../src/middleware/response-signals.ts'
+import { createPolicies, type RobotsConfig } from '../../src/core/config/index.ts'
+import { responseSignals } from '../../src/edge/middleware/response-signals.ts'
 
 // Unit tests of responseSignals() in a plain Hono app in Node (robots-edge/hono
 // outside Workers): no HTMLRewriter here, so `noindexMeta` falls back to the

@@ -41,9 +41,9 @@ export async function createProject(): Promise<Project> {
     ...COPIED.map((name) => copyFile(join(ROOT, name), join(dir, name))),
     // The Worker's entry is copied: bundlers follow links to where they point,
     // and its `../robots.config.ts` must be this project's.
-    ...(await readdir(join(ROOT, 'src'))).map((name) =>
-      name === 'index.ts' ? copyFile(join(ROOT, 'src', name), join(dir, 'src', name)) : symlink(join(ROOT, 'src', name), join(dir, 'src', name))),
+    ...(await readdir(join(ROOT, 'src'))).map((name) => (name === 'workers' ? mkdir(join(dir, 'src', name)) : symlink(join(ROOT, 'src', name), join(dir, 'src', name)))),
   ])
+  await Promise.all((await readdir(join(ROOT, 'src', 'workers'))).map((name) => copyFile(join(ROOT, 'src', 'workers', name), join(dir, 'src', 'workers', name))))
   return {
     dir,
     writeConfig: (text) => writeFile(join(dir, 'robots.config.ts'), text),

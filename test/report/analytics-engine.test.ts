@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { agentTotalsSql, AnalyticsEngineQueryError, getAnalyticsEngineReport } from '../../src/report/analytics-engine.ts'
+import { agentTotalsSql, AnalyticsEngineQueryError, getAnalyticsEngineReport } from '../../src/admin/analytics-engine.ts'
 
 const filter = { since: Date.UTC(2026, 10, 14), until: Date.UTC(2026, 10, 21) }
 

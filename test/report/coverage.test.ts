@@ -1,6 +1,6 @@
 // Unit tests of the report's range plan and coverage wording (src/report/coverage.ts).
 import { describe, expect, it } from 'vitest'
-import { describeCoverage, formatSpan, planRange } from '../../src/report/coverage.ts'
+import { describeCoverage, formatSpan, planRange } from '../../src/admin/coverage.ts'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR

@@ -1,8 +1,8 @@
 // Unit tests of the CSV export (src/report/csv.ts): RFC 4180 quoting and
 // spreadsheet formula injection.
 import { describe, expect, it } from 'vitest'
-import { csvCell, toCsv } from '../../src/report/csv.ts'
-import { buildReport } from '../../src/report/judgment.ts'
+import { csvCell, toCsv } from '../../src/admin/csv.ts'
+import { buildReport } from '../../src/admin/judgment.ts'
 import { T0 } from './fixtures.ts'
 
 describe('csvCell', () => {

@@ -2,7 +2,7 @@
  * Events and agents for the ledger and report tests, shared by the plain
  * Node tests (test/report) and the Worker tests (test/worker).
  */
-import type { EventAgent, JudgedRequest } from '../../src/events.ts'
+import type { EventAgent, JudgedRequest } from '../../src/core/events.ts'
 
 /** Monday 5 January 2026, 10:00 UTC: a round hour, so hourly buckets are easy to read. */
 export const T0 = Date.UTC(2026, 0, 5, 10)

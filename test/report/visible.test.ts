@@ -3,7 +3,7 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { visible } from '../../src/report/visible.ts'
+import { visible } from '../../src/core/visible.ts'
 
 /** The dashboard's module, loaded by path: it is plain JavaScript with no type declarations. */
 const dom = (await import(pathToFileURL(resolve('public/_robots/static/dom.js')).href)) as { visible(text: string): string }

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileRobotsTxt, isAllowed, lintRobotsTxt, MAX_LINE_BYTES, parseRobotsTxt, serializeRobotsTxt } from '../../src/robots/index.ts'
-import type { Verdict } from '../../src/robots/index.ts'
+import { compileRobotsTxt, isAllowed, lintRobotsTxt, MAX_LINE_BYTES, parseRobotsTxt, serializeRobotsTxt } from '../../src/core/robots/index.ts'
+import type { Verdict } from '../../src/core/robots/index.ts'
 
 // Unit tests of the core against hostile or broken input. Bodies, tokens and
 // URLs may all come from outside, so nothing here may throw or take more than

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { compileRobotsTxt } from '../../src/robots/index.ts'
+import { compileRobotsTxt } from '../../src/core/robots/index.ts'
 
 // Cases labelled by Google's open-source robots.txt matcher (see the corpus
 // README): a body, a bare product token, a URL, the verdict and the line of

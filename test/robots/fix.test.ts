@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileRobotsTxt, fixRobotsTxt } from '../../src/robots/index.ts'
+import { compileRobotsTxt, fixRobotsTxt } from '../../src/core/robots/index.ts'
 
 // Unit tests of fixRobotsTxt, what `robots-edge lint --fix` writes: the
 // reader-safe order, the same RFC 9309 meaning, and the comments that still

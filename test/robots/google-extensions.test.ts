@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { compileRobotsTxt, MAX_LINE_BYTES, parseRobotsTxt } from '../../src/robots/index.ts'
-import type { DecidingRule, Verdict } from '../../src/robots/index.ts'
+import { compileRobotsTxt, MAX_LINE_BYTES, parseRobotsTxt } from '../../src/core/robots/index.ts'
+import type { DecidingRule, Verdict } from '../../src/core/robots/index.ts'
 
 // Unit tests of what robots-edge reads beyond RFC 9309 on purpose, because
 // Google's reference parser (robots.cc) reads it that way and sites rely on it.

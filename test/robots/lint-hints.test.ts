@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { lintRobotsTxt } from '../../src/robots/index.ts'
+import { lintRobotsTxt } from '../../src/core/robots/index.ts'
 
 // Unit tests of the hints of lintRobotsTxt: valid robots.txt that rarely
 // means what its author meant. Each comes with a fix.

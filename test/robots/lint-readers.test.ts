@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fixRobotsTxt, lintRobotsTxt, serializeRobotsTxt } from '../../src/robots/index.ts'
-import type { LintDiagnostic, RobotsTxtModel } from '../../src/robots/index.ts'
+import { fixRobotsTxt, lintRobotsTxt, serializeRobotsTxt } from '../../src/core/robots/index.ts'
+import type { LintDiagnostic, RobotsTxtModel } from '../../src/core/robots/index.ts'
 
 // Unit tests of the reader comparison in lintRobotsTxt: where Google's
 // reading (RFC 9309), the first-match reading (1996 draft,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { lintRobotsTxt, MAX_FILE_BYTES, MAX_LINE_BYTES } from '../../src/robots/index.ts'
-import type { LintDiagnostic } from '../../src/robots/index.ts'
+import { lintRobotsTxt, MAX_FILE_BYTES, MAX_LINE_BYTES } from '../../src/core/robots/index.ts'
+import type { LintDiagnostic } from '../../src/core/robots/index.ts'
 
 // Unit tests of lintRobotsTxt: each parser diagnostic and each check across
 // records comes back with a severity, the line it is about, a message that

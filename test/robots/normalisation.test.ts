@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileRobotsTxt, normalizeEncoding, parseRobotsTxt, pathOf } from '../../src/robots/index.ts'
+import { compileRobotsTxt, normalizeEncoding, parseRobotsTxt, pathOf } from '../../src/core/robots/index.ts'
 
 // RFC 9309 §2.2.2 compares patterns and paths percent-encoding-normalised.
 // robots-edge deviation: check() also normalises the URL it is given, so a

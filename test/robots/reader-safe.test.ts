@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileReader, compileRobotsTxt, parseRobotsTxt, readerSafeModel, serializeRobotsTxt } from '../../src/robots/index.ts'
-import type { Group, RobotsTxtModel, Rule, Verdict } from '../../src/robots/index.ts'
+import { compileReader, compileRobotsTxt, parseRobotsTxt, readerSafeModel, serializeRobotsTxt } from '../../src/core/robots/index.ts'
+import type { Group, RobotsTxtModel, Rule, Verdict } from '../../src/core/robots/index.ts'
 
 // Unit and property tests of readerSafeModel: the reader-safe order changes
 // the text, never its RFC 9309 meaning, and makes a first-match reader (the

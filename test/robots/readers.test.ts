@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { compileReader, parseRobotsTxt, serializeRobotsTxt, substringGroup } from '../../src/robots/index.ts'
-import type { RobotsTxtModel } from '../../src/robots/index.ts'
-import { PrefixTrie } from '../../src/robots/prefix-trie.ts'
+import { compileReader, parseRobotsTxt, serializeRobotsTxt, substringGroup } from '../../src/core/robots/index.ts'
+import type { RobotsTxtModel } from '../../src/core/robots/index.ts'
+import { PrefixTrie } from '../../src/core/robots/prefix-trie.ts'
 import { readWithPython, requirePythonReaders } from './python.ts'
 
 // Unit tests of the older readers the linter compares with Google's: the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compileRobotsTxt, lintRobotsTxt, parseRobotsTxt } from '../../src/robots/index.ts'
+import { compileRobotsTxt, lintRobotsTxt, parseRobotsTxt } from '../../src/core/robots/index.ts'
 
 describe('bad input: a NUL far from the start', () => {
   // Each line once searched the whole rest of the body for a NUL: quadratic.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { compileRobotsTxt, MAX_FILE_BYTES, parseRobotsTxt, pathOf } from '../../src/robots/index.ts'
-import type { DecidingRule, Verdict } from '../../src/robots/index.ts'
+import { compileRobotsTxt, MAX_FILE_BYTES, parseRobotsTxt, pathOf } from '../../src/core/robots/index.ts'
+import type { DecidingRule, Verdict } from '../../src/core/robots/index.ts'
 
 // Unit tests of the RFC 9309 core, grouped by section of the RFC. Each `it`
 // is preceded by the requirement it checks, in the manner of

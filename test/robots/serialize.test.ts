@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileRobotsTxt, parseRobotsTxt, serializeRobotsTxt } from '../../src/robots/index.ts'
-import type { Group, OtherRecord, RobotsTxtModel, Rule } from '../../src/robots/index.ts'
+import { compileRobotsTxt, parseRobotsTxt, serializeRobotsTxt } from '../../src/core/robots/index.ts'
+import type { Group, OtherRecord, RobotsTxtModel, Rule } from '../../src/core/robots/index.ts'
 
 // Unit tests of serializeRobotsTxt: the canonical text, the promise that
 // parseRobotsTxt reads back what was written, and that no value can inject a

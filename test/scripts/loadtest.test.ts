@@ -4,7 +4,7 @@ import { chooseConnections, loadtest, type Step } from '../../scripts/loadtest/r
 import { builtWorkers } from '../built-workers.ts'
 import { buildWorkload, expectationFor } from '../../scripts/loadtest/workload.ts'
 import { fixtureRanges } from '../../scripts/simulate/ip-ranges.ts'
-import { createPolicies } from '../../src/config/index.ts'
+import { createPolicies } from '../../src/core/config/index.ts'
 
 // `npm run loadtest`: how the rate is chosen and what each request must do
 // (unit), then a short run against the built Worker in Miniflare (integration).

@@ -4,7 +4,7 @@ import { formatReport } from '../../scripts/simulate/report.ts'
 import { simulate, WorkerUnreachable, type SimulationReport } from '../../scripts/simulate/run.ts'
 import { builtWorkers } from '../built-workers.ts'
 import { startWorker, waitForLedger, type LocalWorker } from '../../scripts/loadtest/worker.ts'
-import { compileRobotsTxt } from '../../src/robots/index.ts'
+import { compileRobotsTxt } from '../../src/core/robots/index.ts'
 
 // `npm run simulate`: the client behaviours against a fake fetch (unit), then
 // a few seconds against the built Worker in Miniflare, read back from its D1

@@ -3,7 +3,7 @@
  * A bad config then fails `npm test` with the config's own message, once,
  * instead of every Worker test failing to start the runtime.
  */
-import { run } from '../../scripts/cli/main.ts'
+import { run } from '../../src/cli/main.ts'
 
 export default async function validateConfigFirst(): Promise<void> {
   const lines: string[] = []

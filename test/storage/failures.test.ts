@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { classify } from '../../src/storage/failures.ts'
+import { classify } from '../../src/ledger/failures.ts'
 
 // How the recorder reads a D1 failure (src/storage/failures.ts): retried,
 // one row given up on, or the batch given up on. Messages as D1 and

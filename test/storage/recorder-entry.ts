@@ -1,7 +1,7 @@
 // A minimal Worker around the real recorder, for the concurrency test: each
 // request records one event through ctx.waitUntil, as the guard does.
-import { createRecorder } from '../../src/storage/recorder.ts'
-import type { JudgedRequest } from '../../src/events.ts'
+import { createRecorder } from '../../src/ledger/recorder.ts'
+import type { JudgedRequest } from '../../src/core/events.ts'
 
 let db: D1Database | undefined
 const recorder = createRecorder(() => db!)

@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createWorker } from '../../src/app.ts'
-import { createPolicies, type ConfigInput } from '../../src/config/index.ts'
-import type { JudgedRequest } from '../../src/events.ts'
+import { createWorker } from '../../src/package/app.ts'
+import { createPolicies, type ConfigInput } from '../../src/core/config/index.ts'
+import type { JudgedRequest } from '../../src/core/events.ts'
 
 // Issue 11 §1: requests that slipped past `guard: 'block'`, each sent through
 // the Worker's own fetch handler (createWorker, as src/index.ts builds it),

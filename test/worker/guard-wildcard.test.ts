@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { createApp } from '../../src/app.ts'
-import type { ConfigInput } from '../../src/config/index.ts'
-import type { JudgedRequest } from '../../src/events.ts'
+import { createApp } from '../../src/package/app.ts'
+import type { ConfigInput } from '../../src/core/config/index.ts'
+import type { JudgedRequest } from '../../src/core/events.ts'
 
 // Issue 8 §4: every automated client answers to the `*` group when no group
 // names it (RFC 9309 §2.2.1), tools included; only the user-triggered

@@ -1,8 +1,8 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { createApp, createWorker } from '../../src/app.ts'
-import type { ConfigInput } from '../../src/config/index.ts'
-import type { JudgedRequest, Verification } from '../../src/events.ts'
+import { createApp, createWorker } from '../../src/package/app.ts'
+import type { ConfigInput } from '../../src/core/config/index.ts'
+import type { JudgedRequest, Verification } from '../../src/core/events.ts'
 
 // Requests go to localhost, as with `npm run dev`: no origin, so what passes
 // gets the local page. The guard through the real Worker entry (robots.config.ts: `*` logged,

@@ -3,8 +3,8 @@
 // key; without a `hosts` list the ledger stores a bounded number of hosts.
 import { env, SELF } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { INVALID_HOST, OTHER_HOSTS } from '../../src/config/index.ts'
-import { MAX_STORED_HOSTS } from '../../src/storage/hosts.ts'
+import { INVALID_HOST, OTHER_HOSTS } from '../../src/core/config/index.ts'
+import { MAX_STORED_HOSTS } from '../../src/ledger/hosts.ts'
 import { clearLedger } from './ledger-tables.ts'
 
 const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)'

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createKeyDirectories, KEY_DIRECTORY_PREFIX, type DirectoryStore } from '../../src/storage/key-directories.ts'
+import { createKeyDirectories, KEY_DIRECTORY_PREFIX, type DirectoryStore } from '../../src/verify/store/key-directories.ts'
 import { createSigner, DIRECTORY, fakeFetch, type TestSigner } from '../bots/web-bot-auth-signer.ts'
 
 // The directory cache in workerd, with the real KV binding: per isolate,

@@ -1,7 +1,7 @@
 import { env, SELF } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import googlebotRanges from '../fixtures/ip-ranges/googlebot.json?raw'
-import { refreshIpRanges } from '../../src/storage/ip-ranges.ts'
+import { refreshIpRanges } from '../../src/verify/store/ip-ranges.ts'
 
 // Through the real Worker entry: judged requests and robots.txt fetches land
 // in the D1 ledger (off the response path), with the verification of each

@@ -3,11 +3,11 @@
 // by 0003 and later and read back through the new report and drill-down.
 import { applyD1Migrations, env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { JudgedRequest } from '../../src/events.ts'
-import { getAgentRequests, getReport } from '../../src/report/queries.ts'
-import type { Report } from '../../src/report/types.ts'
-import { writeEvents } from '../../src/storage/ledger.ts'
-import { EVENT_COLUMNS, hourOf, summariseFetches, toEventRow } from '../../src/storage/rollups.ts'
+import type { JudgedRequest } from '../../src/core/events.ts'
+import { getAgentRequests, getReport } from '../../src/admin/queries.ts'
+import type { Report } from '../../src/admin/types.ts'
+import { writeEvents } from '../../src/ledger/ledger.ts'
+import { EVENT_COLUMNS, hourOf, summariseFetches, toEventRow } from '../../src/ledger/rollups.ts'
 import { DAY, HOUR, MINUTE, T0, ccbot, fetched, googlebot, gptbot, judged, scraper } from '../report/fixtures.ts'
 import { LEDGER_TABLES } from './ledger-tables.ts'
 

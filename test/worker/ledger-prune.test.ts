@@ -3,10 +3,10 @@
 // and a bound on each run's work.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { getReport } from '../../src/report/queries.ts'
-import { pruneLedger, recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/storage/ledger.ts'
+import { getReport } from '../../src/admin/queries.ts'
+import { pruneLedger, recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/ledger/ledger.ts'
 import { DAY, HOUR, T0, googlebot, gptbot, judged } from '../report/fixtures.ts'
-import { createWiring } from '../../src/wiring.ts'
+import { createWiring } from '../../src/edge/wiring.ts'
 import { clearLedger } from './ledger-tables.ts'
 
 const db = env.DB

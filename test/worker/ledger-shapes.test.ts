@@ -5,7 +5,7 @@
 // agent, host and day with its "other" row.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { writeEvents } from '../../src/storage/ledger.ts'
+import { writeEvents } from '../../src/ledger/ledger.ts'
 import { DAY, HOUR, T0, fetched, googlebot, googlebotImage, gptbot, judged } from '../report/fixtures.ts'
 import { clearLedger } from './ledger-tables.ts'
 

@@ -4,9 +4,9 @@
 // spy dataset (its writeDataPoint is a silent no-op locally).
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { toDataPoint, writeToAnalyticsEngine } from '../../src/storage/analytics-engine.ts'
-import { recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/storage/ledger.ts'
-import { PATH_CAP } from '../../src/storage/rollups.ts'
+import { toDataPoint, writeToAnalyticsEngine } from '../../src/ledger/analytics-engine.ts'
+import { recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/ledger/ledger.ts'
+import { PATH_CAP } from '../../src/ledger/rollups.ts'
 import { DAY, HOUR, MINUTE, T0, fetched, googlebot, googlebotImage, gptbot, judged, scraper } from '../report/fixtures.ts'
 import { clearLedger } from './ledger-tables.ts'
 

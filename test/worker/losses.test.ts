@@ -2,9 +2,9 @@
 // KV stashes the cron moves, and the report's `losses` and `hostCap`.
 import { env, SELF } from 'cloudflare:test'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { MAX_STORED_HOSTS } from '../../src/storage/hosts.ts'
-import { collectStashedLosses, getStorageNotes, kvLossStash, LOSS_STASH_PREFIX, readLosses, recordLoss, STALE_STASH_MS } from '../../src/storage/losses.ts'
-import { createWiring } from '../../src/wiring.ts'
+import { MAX_STORED_HOSTS } from '../../src/ledger/hosts.ts'
+import { collectStashedLosses, getStorageNotes, kvLossStash, LOSS_STASH_PREFIX, readLosses, recordLoss, STALE_STASH_MS } from '../../src/ledger/losses.ts'
+import { createWiring } from '../../src/edge/wiring.ts'
 import { HOUR, MINUTE, T0 } from '../report/fixtures.ts'
 
 const db = env.DB

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { afterEach, describe, expect, inject, it, vi } from 'vitest'
-import { createApp } from '../../src/app.ts'
-import type { RobotsConfig } from '../../src/config/index.ts'
+import { createApp } from '../../src/package/app.ts'
+import type { RobotsConfig } from '../../src/core/config/index.ts'
 
 // Requests that pass go to the site: to ORIGIN when set, else on a
 // Cloudflare route to the zone's origin with fetch(request). The origin here

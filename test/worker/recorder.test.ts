@@ -2,10 +2,10 @@
 // real local D1, with failing, refusing and slow databases built around it.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { OTHER_HOSTS } from '../../src/config/index.ts'
-import { createHostGate, readHostCap } from '../../src/storage/hosts.ts'
-import { kvLossStash, LOSS_STASH_PREFIX, readLosses } from '../../src/storage/losses.ts'
-import { createRecorder, type RecorderOptions } from '../../src/storage/recorder.ts'
+import { OTHER_HOSTS } from '../../src/core/config/index.ts'
+import { createHostGate, readHostCap } from '../../src/ledger/hosts.ts'
+import { kvLossStash, LOSS_STASH_PREFIX, readLosses } from '../../src/ledger/losses.ts'
+import { createRecorder, type RecorderOptions } from '../../src/ledger/recorder.ts'
 import { T0, judged } from '../report/fixtures.ts'
 import { clearLedger } from './ledger-tables.ts'
 

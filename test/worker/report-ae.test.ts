@@ -5,10 +5,10 @@
 // verdicts and classes.
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { analyticsEngineReportSql, getAnalyticsEngineJudgedReport } from '../../src/report/ae-report.ts'
-import { getReport } from '../../src/report/queries.ts'
-import type { Report } from '../../src/report/types.ts'
-import { recordRobotsVersion, writeEvents } from '../../src/storage/ledger.ts'
+import { analyticsEngineReportSql, getAnalyticsEngineJudgedReport } from '../../src/admin/ae-report.ts'
+import { getReport } from '../../src/admin/queries.ts'
+import type { Report } from '../../src/admin/types.ts'
+import { recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
 import { DAY, HOUR, MINUTE, T0, fetched, googlebot, gptbot, judged, scraper } from '../report/fixtures.ts'
 import { clearLedger } from './ledger-tables.ts'
 

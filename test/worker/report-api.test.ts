@@ -5,12 +5,12 @@
 // the last seven days.
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { createApp } from '../../src/app.ts'
-import type { JudgedRequest } from '../../src/events.ts'
-import { offeredToken, sameSecret } from '../../src/middleware/admin-auth.ts'
-import { escapeHtml } from '../../src/report/dashboard/shell.ts'
-import { MAX_AGENTS, parseTime, reportRoutes } from '../../src/report/routes.ts'
-import { writeEvents } from '../../src/storage/ledger.ts'
+import { createApp } from '../../src/package/app.ts'
+import type { JudgedRequest } from '../../src/core/events.ts'
+import { offeredToken, sameSecret } from '../../src/admin/admin-auth.ts'
+import { escapeHtml } from '../../src/admin/dashboard/shell.ts'
+import { MAX_AGENTS, parseTime, reportRoutes } from '../../src/admin/routes.ts'
+import { writeEvents } from '../../src/ledger/ledger.ts'
 import { ccbot, googlebot, gptbot, HOUR, judged, fetched, DAY } from '../report/fixtures.ts'
 import { clearLedger } from './ledger-tables.ts'
 

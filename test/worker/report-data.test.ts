@@ -2,11 +2,11 @@
 // events go in through the ledger, verdicts come out of getReport.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { JudgedRequest } from '../../src/events.ts'
-import { toCsv } from '../../src/report/csv.ts'
-import { getAgentRequests, getReport } from '../../src/report/queries.ts'
-import type { AgentReport, Report } from '../../src/report/types.ts'
-import { recordRobotsVersion, writeEvents } from '../../src/storage/ledger.ts'
+import type { JudgedRequest } from '../../src/core/events.ts'
+import { toCsv } from '../../src/admin/csv.ts'
+import { getAgentRequests, getReport } from '../../src/admin/queries.ts'
+import type { AgentReport, Report } from '../../src/admin/types.ts'
+import { recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
 import { DAY, HOUR, MINUTE, T0, ccbot, fetched, googlebot, googlebotImage, gptbot, judged, scraper } from '../report/fixtures.ts'
 import { clearLedger } from './ledger-tables.ts'
 

@@ -4,9 +4,9 @@
 // write path, counted exactly, with every verdict right.
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { EventAgent, JudgedRequest } from '../../src/events.ts'
-import { getReport } from '../../src/report/queries.ts'
-import { recordRobotsVersion, writeEvents } from '../../src/storage/ledger.ts'
+import type { EventAgent, JudgedRequest } from '../../src/core/events.ts'
+import { getReport } from '../../src/admin/queries.ts'
+import { recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
 import { DAY, HOUR, T0, fetched, judged } from '../report/fixtures.ts'
 import { clearLedger } from './ledger-tables.ts'
 

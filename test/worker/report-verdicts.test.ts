@@ -4,10 +4,10 @@
 // agent filters, and what the window covers.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { EventAgent, JudgedRequest } from '../../src/events.ts'
-import { getAgentRequests, getReport } from '../../src/report/queries.ts'
-import type { AgentReport, Report } from '../../src/report/types.ts'
-import { pruneLedger, recordRobotsVersion, writeEvents } from '../../src/storage/ledger.ts'
+import type { EventAgent, JudgedRequest } from '../../src/core/events.ts'
+import { getAgentRequests, getReport } from '../../src/admin/queries.ts'
+import type { AgentReport, Report } from '../../src/admin/types.ts'
+import { pruneLedger, recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
 import { DAY, HOUR, MINUTE, T0, fetched, googlebot, gptbot, judged, scraper } from '../report/fixtures.ts'
 import { clearLedger } from './ledger-tables.ts'
 

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createWorker } from '../../src/app.ts'
-import type { RobotsConfig } from '../../src/config/index.ts'
+import { createWorker } from '../../src/package/app.ts'
+import type { RobotsConfig } from '../../src/core/config/index.ts'
 
 // Integration tests of the response headers beyond robots.txt, through the
 // Worker's entry (createWorker, what src/index.ts exports) in workerd:

@@ -1,7 +1,7 @@
 import { env, SELF } from 'cloudflare:test'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import googlebotRanges from '../fixtures/ip-ranges/googlebot.json?raw'
-import { IP_RANGES_KEY_PREFIX, refreshIpRanges } from '../../src/storage/ip-ranges.ts'
+import { IP_RANGES_KEY_PREFIX, refreshIpRanges } from '../../src/verify/store/ip-ranges.ts'
 
 // Issue 8 §2 through the real Worker entry (src/index.ts, robots.config.ts):
 // a claim checked before the ranges are loaded is `unknown`, the Worker picks

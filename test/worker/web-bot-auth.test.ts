@@ -1,9 +1,9 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import config from '../../robots.config.ts'
-import { createApp } from '../../src/app.ts'
-import type { JudgedRequest } from '../../src/events.ts'
-import { createWiring } from '../../src/wiring.ts'
+import { createApp } from '../../src/package/app.ts'
+import type { JudgedRequest } from '../../src/core/events.ts'
+import { createWiring } from '../../src/edge/wiring.ts'
 import { createSigner, replay, signedRequest, type TestSigner } from '../bots/web-bot-auth-signer.ts'
 
 // Integration: Web Bot Auth through the real Worker entry (SELF.fetch). The

@@ -1,8 +1,0 @@
-/**
- * The robots-edge CLI: `npm run robots -- <command>`, or the `robots-edge`
- * bin. Commands live in scripts/cli; run `--help` for the list.
- */
-import { run } from './cli/main.ts'
-import { processIo } from './cli/io.ts'
-
-process.exitCode = await run(process.argv.slice(2), processIo())

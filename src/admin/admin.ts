@@ -1,0 +1,27 @@
+import type { RobotsEdgeEnv } from '../edge/env.ts'
+import { createReportApp } from './routes.ts'
+import { createWiring } from '../edge/wiring.ts'
+
+/**
+ * The admin half of the template's two Workers: the report, the dashboard
+ * and the /_robots/api/* routes, behind the `ROBOTS_ADMIN_TOKEN` secret,
+ * reached from the edge Worker (`createEdgeWorker`) through its
+ * `ROBOTS_ADMIN` service binding. It reads the ledger the edge writes
+ * (same D1 `DB`) and the operators' IP ranges the edge's cron keeps (same
+ * KV `ROBOTS_KV`, for /_robots/api/verification). It needs no config: the
+ * report reads the robots.txt versions the edge recorded.
+ *
+ * Bindings: `DB`, `ROBOTS_KV`, `ROBOTS_ADMIN_TOKEN` (secret), and, for the
+ * Analytics Engine report, `AE_ACCOUNT_ID`, `AE_API_TOKEN`, `AE_DATASET`.
+ * Paths outside /_robots/ answer 404.
+ *
+ * @example
+ * // src/admin-worker.ts (wrangler.admin.toml: name = "robots-edge-admin")
+ * import { createAdminWorker } from 'robots-edge'
+ * export default createAdminWorker()
+ */
+export function createAdminWorker(): ExportedHandler<RobotsEdgeEnv> {
+  const wiring = createWiring()
+  const app = createReportApp({ coverage: (c) => wiring.coverage(c) })
+  return { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }
+}

@@ -1,0 +1,175 @@
+/**
+ * The report's reads from the D1 ledger: counters only, never raw rows
+ * (issue 9). Whole days come from the daily counters and the range's two
+ * ends from the hourly ones (src/report/coverage.ts); every table is read
+ * agent by agent, driven from `agents`, so a report reads a few rows per
+ * agent, host and day, whatever the traffic. Filters are bound values.
+ */
+import { COUNTED_CLASSES, COUNTED_SQL } from '../ledger/classes.ts'
+import { SAMPLE_BUDGET } from '../ledger/rollups.ts'
+import { describeCoverage, planRange, type RangePlan } from './coverage.ts'
+import { buildReport } from './judgment.ts'
+import type { AgentInfo, CounterRow, GroupUse, PathRow, Report, ReportFilter, RuleCount, TimelineBin } from './types.ts'
+
+export { getAgentRequests, MAX_PAGE } from './samples.ts'
+
+type Bound = string | number | null
+
+/** ?1 host, ?2 agent, ?3 category: null when not filtered. */
+const AGENT_FILTER = '(?2 IS NULL OR a.agent_key = ?2) AND (?3 IS NULL OR a.category = ?3)'
+
+function countsSql(spans: number): string {
+  const daily = `SELECT c.agent_key, c.verification, c.class, c.requests, c.blocked, c.sampled, c.first_time, c.last_time
+    FROM agents a CROSS JOIN counts_daily c ON c.agent_key = a.agent_key AND c.day >= ?4 AND c.day < ?5 AND (?1 IS NULL OR c.host = ?1)
+    WHERE ${AGENT_FILTER}`
+  const hourly = (k: number) => `SELECT c.agent_key, c.verification, c.class, c.requests, c.blocked, c.sampled, c.first_time, c.last_time
+    FROM agents a CROSS JOIN counts_hourly c ON c.agent_key = a.agent_key AND c.hour >= ?${6 + 2 * k} AND c.hour < ?${7 + 2 * k} AND (?1 IS NULL OR c.host = ?1)
+    WHERE ${AGENT_FILTER}`
+  const parts = [daily, ...Array.from({ length: spans }, (_, k) => hourly(k))]
+  return `SELECT agent_key AS agentKey, verification, class AS cls, sum(requests) AS requests, sum(blocked) AS blocked,
+      sum(sampled) AS sampled, min(first_time) AS first, max(last_time) AS last
+    FROM (${parts.join(' UNION ALL ')}) GROUP BY agent_key, verification, class`
+}
+
+/**
+ * Per hour, the crawlers' genuine requests and counted violations: rolled-up
+ * hours (?4 to ?5) from timeline_hourly, the rest (?5 to ?6) from
+ * counts_hourly. An agent filter reads that agent's hourly counters throughout.
+ */
+const TIMELINE_SQL = `SELECT hour, sum(requests) AS requests, sum(violations) AS violations FROM (
+    SELECT hour, requests, violations FROM timeline_hourly
+    WHERE hour >= ?4 AND hour < ?5 AND (?1 IS NULL OR host = ?1) AND (?3 IS NULL OR category = ?3)
+    UNION ALL
+    SELECT c.hour, c.requests, CASE WHEN c.class IN (${COUNTED_SQL}) THEN c.requests ELSE 0 END
+    FROM agents a CROSS JOIN counts_hourly c ON c.agent_key = a.agent_key AND c.hour >= ?5 AND c.hour < ?6 AND (?1 IS NULL OR c.host = ?1)
+    WHERE ${AGENT_FILTER} AND a.kind = 'bot' AND c.verification IN ('verified', 'unverified') AND c.class <> 'robotsTxt')
+  GROUP BY hour ORDER BY hour`
+const AGENT_TIMELINE_SQL = `SELECT c.hour, sum(CASE WHEN c.class <> 'robotsTxt' THEN c.requests ELSE 0 END) AS requests,
+    sum(CASE WHEN c.class IN (${COUNTED_SQL}) THEN c.requests ELSE 0 END) AS violations
+  FROM agents a CROSS JOIN counts_hourly c ON c.agent_key = a.agent_key AND c.hour >= ?4 AND c.hour < ?6 AND (?1 IS NULL OR c.host = ?1)
+  WHERE ${AGENT_FILTER} AND c.verification IN ('verified', 'unverified') GROUP BY c.hour ORDER BY c.hour`
+/** Over a week, one bin per day, from the daily counters (and the hourly ones at the ends). */
+function dailyTimelineSql(spans: number): string {
+  const part = (table: string, time: string, from: number) => `SELECT (c.${time} / 86400000) * 86400000 AS day, c.class, c.requests
+    FROM agents a CROSS JOIN ${table} c ON c.agent_key = a.agent_key AND c.${time} >= ?${from} AND c.${time} < ?${from + 1} AND (?1 IS NULL OR c.host = ?1)
+    WHERE ${AGENT_FILTER} AND (?2 IS NOT NULL OR a.kind = 'bot') AND c.verification IN ('verified', 'unverified') AND c.class <> 'robotsTxt'`
+  const parts = [part('counts_daily', 'day', 4), ...Array.from({ length: spans }, (_, k) => part('counts_hourly', 'hour', 6 + 2 * k))]
+  return `SELECT day AS hour, sum(requests) AS requests, sum(CASE WHEN class IN (${COUNTED_SQL}) THEN requests ELSE 0 END) AS violations
+    FROM (${parts.join(' UNION ALL ')}) GROUP BY day ORDER BY day`
+}
+
+/** Paths of counted violations, spoofed and unchecked claims, over whole days (?4, ?5), classes in ?6. */
+const PATHS_SQL = `SELECT p.class AS cls, p.agent_key AS agentKey, p.host, p.path, sum(p.requests) AS requests
+  FROM (SELECT value AS class FROM json_each(?6)) k
+  CROSS JOIN paths_daily p ON p.class = k.class AND p.day >= ?4 AND p.day < ?5
+  WHERE (?1 IS NULL OR p.host = ?1) AND (?2 IS NULL OR p.agent_key = ?2)
+    AND (?3 IS NULL OR p.agent_key IN (SELECT agent_key FROM agents WHERE category = ?3))
+  GROUP BY p.class, p.agent_key, p.host, p.path`
+const PATH_CLASSES = JSON.stringify([...COUNTED_CLASSES, 'spoofed', 'unknown'])
+
+const RULES_SQL = `SELECT r.host, r.robots_version AS robotsVersion, max(r.rule_type) AS type, max(r.rule_pattern) AS pattern, r.rule_line AS line,
+    sum(r.violations) AS violations, count(DISTINCT r.agent_key) AS agents
+  FROM rules_daily r JOIN agents a ON a.agent_key = r.agent_key
+  WHERE r.day >= ?4 AND r.day < ?5 AND (?1 IS NULL OR r.host = ?1) AND ${AGENT_FILTER} AND (?2 IS NOT NULL OR a.kind <> 'tool')
+  GROUP BY r.host, r.robots_version, r.rule_line ORDER BY violations DESC, agents DESC LIMIT 10`
+
+const GROUPS_SQL = `SELECT DISTINCT g.agent_key AS agentKey, g.robots_version AS robotsVersion, g.robots_group AS "group"
+  FROM agents a CROSS JOIN agent_groups g ON g.agent_key = a.agent_key AND g.day >= ?4 AND g.day < ?5
+  WHERE ${AGENT_FILTER} AND (?1 IS NULL OR EXISTS (SELECT 1 FROM robots_versions v WHERE v.host = ?1 AND v.hash = g.robots_version))`
+
+const AGENTS_SQL = `SELECT agent_key AS agentKey, agent_id AS agentId, kind, operator, category, obeys_robots_txt AS obeys, first_seen AS firstSeen
+  FROM agents a WHERE ${AGENT_FILTER}`
+
+interface AgentRow extends Omit<AgentInfo, 'declaredObeys'> { readonly obeys: number | null; readonly firstSeen: number }
+
+/** The filter's values, as bound to ?1 (host), ?2 (agent) and ?3 (category). Agent keys are lower case, as product tokens compare. */
+function filterParams(f: ReportFilter): [Bound, Bound, Bound] {
+  if (!Number.isFinite(f.since) || !Number.isFinite(f.until)) throw new TypeError('since and until must be times in ms')
+  return [f.host?.toLowerCase() ?? null, f.agent?.toLowerCase() ?? null, f.category ?? null]
+}
+
+function spanParams(plan: RangePlan): number[] {
+  return [plan.days.since, plan.days.until, ...plan.edges.flatMap((s) => [s.since, s.until])]
+}
+
+/** Options of getReport. */
+export interface GetReportOptions {
+  /** Called with each D1 result's meta, e.g. to count rows read. Default: none. */
+  onMeta?: (meta: D1Meta) => void
+}
+
+/** Texts of the versions whose groups applied (GROUPS_SQL), for the "nothing to ignore" check. */
+const TEXTS_SQL = `SELECT hash, min(text) AS text FROM robots_versions WHERE hash IN (SELECT robotsVersion FROM (${GROUPS_SQL})) GROUP BY hash`
+
+/**
+ * The ledger's own state, as the last report in this isolate read it: the
+ * cron moves it on once an hour. A plan made from an older `rolled_hour` is
+ * still exact (it reads hours the daily counters also hold, and not those
+ * days); one made from an older `hourly_since` could miss pruned hours, so a
+ * change of that one is read again.
+ */
+let lastState: ReadonlyMap<string, number> | undefined
+
+/** The whole report in one D1 batch, planned from `state`; the batch also reads the state, to check the plan. */
+async function readAll(db: D1Database, filter: ReportFilter, state: ReadonlyMap<string, number>, onMeta: (meta: D1Meta) => void) {
+  const f = filterParams(filter)
+  const plan = planRange(filter, { hourlySince: state.get('hourly_since') ?? 0, rolledHour: state.get('rolled_hour') ?? 0 })
+  const spans = spanParams(plan)
+  const pathDays = [plan.pathDays.since, plan.pathDays.until]
+  const timeline = plan.bin > 3_600_000
+    ? db.prepare(dailyTimelineSql(plan.edges.length)).bind(...f, ...spans)
+    : db.prepare(filter.agent === undefined ? TIMELINE_SQL : AGENT_TIMELINE_SQL).bind(...f, plan.hours.since, plan.rolledUntil, plan.hours.until)
+  const results = await db.batch([
+    db.prepare('SELECT name, value FROM ledger_state'),
+    db.prepare(AGENTS_SQL).bind(...f),
+    db.prepare(countsSql(plan.edges.length)).bind(...f, ...spans),
+    timeline,
+    db.prepare(PATHS_SQL).bind(...f, ...pathDays, PATH_CLASSES),
+    db.prepare(RULES_SQL).bind(...f, ...pathDays),
+    db.prepare(GROUPS_SQL).bind(...f, ...pathDays),
+    db.prepare(TEXTS_SQL).bind(...f, ...pathDays),
+  ])
+  for (const r of results) onMeta(r.meta)
+  const [stateRows, agentRows, counts, bins, paths, rules, uses, texts] = results.map((r) => r.results) as [
+    { name: string; value: number }[], AgentRow[], CounterRow[], TimelineBin[], PathRow[], RuleCount[], GroupUse[], { hash: string; text: string }[],
+  ]
+  const fresh = new Map(stateRows.map((r) => [r.name, r.value]))
+  return { plan, fresh, agentRows, counts, bins, paths, rules, uses, texts }
+}
+
+/**
+ * The compliance report for a time range (issue 5 §2, issue 9): per agent a
+ * verdict with its evidence, tools, spoofed and unchecked claims apart, the
+ * most violated rules and paths, a timeline, and what the window covers.
+ * One D1 batch, read in one transaction (the first in an isolate reads the
+ * ledger's state before it).
+ *
+ * @example
+ * const report = await getReport(env.DB, { since: Date.now() - 7 * 86_400_000, until: Date.now(), category: 'AI Crawler' })
+ */
+export async function getReport(db: D1Database, filter: ReportFilter, opts: GetReportOptions = {}): Promise<Report> {
+  filterParams(filter)
+  const onMeta = opts.onMeta ?? (() => {})
+  if (lastState === undefined) {
+    const state = await db.prepare('SELECT name, value FROM ledger_state').all<{ name: string; value: number }>()
+    onMeta(state.meta)
+    lastState = new Map(state.results.map((r) => [r.name, r.value]))
+  }
+  let read = await readAll(db, filter, lastState, onMeta)
+  // `rolled_hour` only moves forward, unless the database was replaced: then the plan is made again too.
+  const stale = read.fresh.get('hourly_since') !== lastState.get('hourly_since') || (read.fresh.get('rolled_hour') ?? 0) < (lastState.get('rolled_hour') ?? 0)
+  if (stale) read = await readAll(db, filter, read.fresh, onMeta)
+  lastState = read.fresh
+  const { plan, fresh, agentRows, counts, bins, paths, rules, uses } = read
+  const agents = agentRows.map(({ obeys, firstSeen: _firstSeen, ...a }): AgentInfo => ({ ...a, declaredObeys: obeys === null ? null : obeys === 1 }))
+  const ledgerStart = agentRows.length > 0 ? Math.min(...agentRows.map((a) => a.firstSeen)) : null
+  const coverage = describeCoverage(filter, {
+    plan, ledgerStart, rawSince: fresh.get('raw_since') ?? 0,
+    kept: counts.reduce((n, c) => n + c.sampled, 0), requests: counts.reduce((n, c) => n + c.requests, 0), budgetPerHour: SAMPLE_BUDGET,
+    otherPaths: paths.filter((p) => p.path === '' && (COUNTED_CLASSES as readonly string[]).includes(p.cls)).reduce((n, p) => n + p.requests, 0),
+  })
+  return buildReport({
+    filter, source: 'd1', agents, counts, paths, rules, groupUses: uses, texts: new Map(read.texts.map((t) => [t.hash, t.text])),
+    timeline: bins.filter((b) => b.requests > 0 || b.violations > 0), timelineBin: plan.bin, coverage,
+  })
+}

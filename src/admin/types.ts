@@ -1,0 +1,280 @@
+/**
+ * Shapes of the compliance report: what the judgment reads (counter rows the
+ * queries load from D1, or from Analytics Engine) and what it returns. Plain
+ * data, no I/O, so the judgment runs in plain Node.
+ */
+import type { RequestClass } from '../ledger/classes.ts'
+
+export type { RequestClass }
+
+/**
+ * The plain answer per agent (issue 8 §3): `ignores robots.txt` needs
+ * repeated evidence; a few counted violations are `isolated violations`.
+ */
+export type AgentVerdict = 'ignores robots.txt' | 'isolated violations' | 'complies' | 'not enough data'
+
+/**
+ * Why a disallowed request was made, as far as the ledger could tell when it
+ * recorded it (src/storage/classes.ts): `afterFetch`, `staleCopy` and
+ * `neverFetched` are counted; `grace` (24 h after a rule change, RFC 9309
+ * §2.4) and `newHost` (24 h after robots-edge first served the host) are not.
+ */
+export type ViolationClass = 'afterFetch' | 'staleCopy' | 'neverFetched' | 'grace' | 'newHost'
+
+/** Where the report's numbers come from. */
+export type ReportSource = 'd1' | 'analytics-engine'
+
+/** Report filters. Times are ms since the epoch; `since` inclusive, `until` exclusive. */
+export interface ReportFilter {
+  since: number
+  until: number
+  host?: string
+  /** Agent key (registry id, else first token, else `unknown`); matched case-insensitively. */
+  agent?: string
+  category?: string
+}
+
+/** An agent as the ledger first saw it. */
+export interface AgentInfo {
+  readonly agentKey: string
+  readonly agentId: string | null
+  readonly kind: string | null
+  readonly operator: string | null
+  readonly category: string | null
+  /** What the registry says of the agent; null when unknown. */
+  readonly declaredObeys: boolean | null
+}
+
+/** Counted requests of one agent, verification and class over the report's range. */
+export interface CounterRow {
+  readonly agentKey: string
+  readonly verification: string
+  readonly cls: RequestClass
+  readonly requests: number
+  readonly blocked: number
+  /** Of them, kept as raw rows (request samples). */
+  readonly sampled: number
+  readonly first: number
+  readonly last: number
+}
+
+/** Requests to one path by one agent in one class. Path '' holds the paths beyond the per-day cap. */
+export interface PathRow {
+  readonly cls: RequestClass
+  readonly agentKey: string
+  readonly host: string
+  readonly path: string
+  readonly requests: number
+}
+
+/** A group of robots.txt that applied to an agent's genuine requests. */
+export interface GroupUse {
+  readonly agentKey: string
+  readonly robotsVersion: string
+  readonly group: string
+}
+
+/** One bin of the timeline: an hour, or a day for ranges over a week. */
+export interface TimelineBin {
+  readonly hour: number
+  readonly violations: number
+  readonly requests: number
+}
+
+/** What a report's window covers, exactly. Times in ms. */
+export interface Coverage {
+  /** The whole hours the counts cover (from the first hour starting in the range). */
+  readonly counts: { readonly since: number; readonly until: number }
+  /** The raw request samples behind the drill-down, or null when none are kept for the range. */
+  readonly samples: {
+    readonly since: number
+    readonly until: number
+    /** Samples kept, of `requests` counted in the range. */
+    readonly kept: number
+    readonly requests: number
+    /** At most this many per agent, hour, host, verification and class. */
+    readonly budgetPerHour: number
+  } | null
+  /** Most violated rules and paths, and example paths, count whole UTC days. */
+  readonly paths: { readonly since: number; readonly until: number; readonly other: number }
+  /** The same in one sentence, e.g. "counts cover the full 7 days; request samples cover the last 2.3 days". */
+  readonly summary: string
+}
+
+/** Everything the judgment needs, loaded by src/report/queries.ts or src/report/analytics-engine.ts. */
+export interface ReportInput {
+  readonly filter: ReportFilter
+  readonly source: ReportSource
+  readonly agents: readonly AgentInfo[]
+  readonly counts: readonly CounterRow[]
+  readonly paths: readonly PathRow[]
+  readonly rules: readonly RuleCount[]
+  readonly groupUses: readonly GroupUse[]
+  /** robots.txt text by version hash, for the versions in groupUses. */
+  readonly texts: ReadonlyMap<string, string>
+  readonly timeline: readonly TimelineBin[]
+  readonly timelineBin: number
+  readonly coverage: Coverage
+}
+
+export interface AgentEvidence {
+  readonly requests: number
+  /** Disallowed requests of any class, grace included. */
+  readonly disallowed: number
+  readonly blocked: number
+  readonly violations: Readonly<Record<ViolationClass, number>> & {
+    readonly counted: number
+    /** Disallowed, recorded before classes existed and no longer kept raw: not counted. */
+    readonly unclassified: number
+  }
+  /** First and last counted violation. */
+  readonly firstViolation: number | null
+  readonly lastViolation: number | null
+  /** Most frequent paths among counted violations. */
+  readonly examplePaths: readonly string[]
+  readonly robotsFetches: number
+  readonly lastRobotsFetch: number | null
+  /** Verified requests / all judged requests (0 when none). */
+  readonly verifiedShare: number
+  /** Whether robots.txt disallowed anything at all for this agent: otherwise there was nothing to ignore. */
+  readonly restricted: boolean
+  /** Its requests kept as raw samples (the drill-down shows them). */
+  readonly sampled: number
+}
+
+export interface AgentReport {
+  readonly agentKey: string
+  readonly agentId: string | null
+  readonly operator: string | null
+  readonly category: string | null
+  readonly kind: string | null
+  readonly declaredObeys: boolean | null
+  readonly verdict: AgentVerdict
+  /** One sentence behind the verdict, for people. */
+  readonly reason: string
+  readonly evidence: AgentEvidence
+  /** Its last request or robots.txt fetch in the range. */
+  readonly lastSeen: number | null
+}
+
+/**
+ * Requests that claimed an agent's identity and failed verification
+ * (`spoofed`), or could not be checked (`unchecked`: its operator's ranges
+ * were not loaded). Never counted against that agent.
+ */
+export interface SpoofReport {
+  /** The agent claimed. */
+  readonly agentKey: string
+  readonly operator: string | null
+  readonly requests: number
+  /** Disallowed requests among them. */
+  readonly violations: number
+  readonly firstViolation: number | null
+  readonly lastViolation: number | null
+  readonly examplePaths: readonly string[]
+  readonly lastSeen: number | null
+}
+
+export interface RuleCount {
+  readonly host: string
+  readonly robotsVersion: string
+  readonly type: 'allow' | 'disallow'
+  readonly pattern: string
+  readonly line: number
+  readonly violations: number
+  readonly agents: number
+}
+
+export interface PathCount {
+  readonly host: string
+  readonly path: string
+  readonly violations: number
+  readonly agents: number
+}
+
+/** The evidence rule (issue 8 §3), stated with the numbers the judgment uses. */
+export interface VerdictThresholds {
+  /** Fewer counted violations than this are isolated. */
+  readonly repeatedAtLeast: number
+  /** So are counted violations under this share of the agent's judged requests. */
+  readonly repeatedShare: number
+  /** Judged requests needed to call a clean record "complies", or never-fetched violations "ignores". */
+  readonly minRequests: number
+  /** Hours after a rule change, and after robots-edge first serves a host, that are not held against a crawler. */
+  readonly graceHours: number
+}
+
+export interface Report {
+  readonly filter: ReportFilter
+  readonly source: ReportSource
+  /** True when counts are estimates from sampled data (Analytics Engine). */
+  readonly estimates: boolean
+  /** Crawlers, worst first: ignoring agents, then isolated violations, by counted violations, then the rest by requests. */
+  readonly agents: readonly AgentReport[]
+  /** Generic tools (curl, python-requests, ...), judged alike and reported apart from the crawlers. */
+  readonly tools: readonly AgentReport[]
+  readonly spoofed: readonly SpoofReport[]
+  /** Claims that could not be checked (the operator's ranges were not loaded): never counted against it. */
+  readonly unchecked: readonly SpoofReport[]
+  readonly totals: {
+    /** Crawlers' judged requests (tools, spoofed and unchecked claims apart). */
+    readonly requests: number
+    readonly agents: number
+    /** Counted violations (grace, first-day, spoofed, unchecked and tools excluded). */
+    readonly violations: number
+    readonly grace: number
+    readonly newHost: number
+    readonly spoofedRequests: number
+    readonly spoofedViolations: number
+    readonly uncheckedRequests: number
+    readonly uncheckedViolations: number
+    readonly ignoring: number
+    readonly isolated: number
+    readonly tools: { readonly agents: number; readonly requests: number; readonly violations: number }
+    /** Always false: counts come from counters, which no cap cuts. Kept for readers of the first version. */
+    readonly truncated: boolean
+  }
+  /** Rules behind the most counted violations (crawlers'). */
+  readonly topRules: readonly RuleCount[]
+  readonly topPaths: readonly PathCount[]
+  /** Per bin (`timelineBin` ms: an hour, or a day over a week) with any judged request or counted violation, in order. */
+  readonly timeline: readonly TimelineBin[]
+  readonly timelineBin: number
+  readonly coverage: Coverage
+  readonly thresholds: VerdictThresholds
+}
+
+/** One stored event (a request sample), as the drill-down returns it. */
+export interface LedgerEvent {
+  readonly id: number
+  readonly type: 'request' | 'robots-txt'
+  readonly time: number
+  readonly host: string
+  readonly agentKey: string
+  readonly agentId: string | null
+  readonly tokens: readonly string[]
+  /** Other crawlers an ambiguous header named. */
+  readonly also: readonly string[]
+  readonly kind: string
+  readonly operator: string | null
+  readonly category: string | null
+  readonly verification: string
+  /** The class fixed when it was recorded. */
+  readonly class: RequestClass
+  /** Whether it is a counted violation. */
+  readonly counted: boolean
+  readonly method: string
+  readonly path: string
+  /** Agent-controlled: escape it wherever it is shown. */
+  readonly userAgent: string
+  readonly allowed: boolean
+  readonly rule: { readonly type: 'allow' | 'disallow'; readonly pattern: string; readonly line: number } | null
+  readonly group: string | null
+  readonly mode: string
+  readonly action: string
+  readonly status: number
+  readonly robotsVersion: string
+  readonly country: string | null
+  readonly asn: number | null
+  readonly ipHash: string | null
+}

@@ -1,0 +1,147 @@
+import type { AgentReport, Report, SpoofReport } from '../admin/types.ts'
+import { visible } from '../core/visible.ts'
+import { UsageError } from './errors.ts'
+import { columns, count, printJson } from './format.ts'
+import { styleFor, type Io, type Style } from './io.ts'
+import { readJson, withLedgerApi, type LedgerSourceOptions } from './ledger-api.ts'
+
+export interface ReportOptions extends LedgerSourceOptions {
+  readonly since?: string | undefined
+  readonly until?: string | undefined
+  readonly host?: string | undefined
+  readonly agent?: string | undefined
+  readonly category?: string | undefined
+  /** Read the deployed Worker: needs `url`. */
+  readonly remote?: boolean | undefined
+  readonly json?: boolean | undefined
+}
+
+/** The API's document: the Report, each list cut at the API's limit (`omitted` says how many more; the totals count them). */
+export type ReportDocument = Report & {
+  readonly omitted?: Readonly<Record<'agents' | 'spoofed' | 'tools' | 'unchecked', number>>
+  /** src/storage/losses.ts's StorageNotes, restated (a Workers module, see below): events not stored, and the cap on hosts once reached. */
+  readonly losses?: readonly { readonly from: number; readonly to: number; readonly events: number }[]
+  readonly hostCap?: { readonly limit: number; readonly stored: number; readonly reached: boolean } | null
+}
+
+function queryOf(o: ReportOptions): URLSearchParams {
+  const q = new URLSearchParams()
+  for (const name of ['since', 'until', 'host', 'agent', 'category'] as const) {
+    const value = o[name]
+    if (value !== undefined && value !== '') q.set(name, value)
+  }
+  return q
+}
+
+/**
+ * Ledger strings are agent-controlled: controls would move the cursor or
+ * recolour the terminal, invisible and bidi characters would pass a
+ * lookalike name off as a real one. All are shown as escapes.
+ */
+function safe(text: string | null | undefined): string {
+  if (text === null || text === undefined || text === '') return '-'
+  return visible(text)
+}
+
+const when = (ms: number | null | undefined) => (typeof ms === 'number' ? new Date(ms).toISOString().slice(0, 16).replace('T', ' ') : '-')
+const num = (n: number) => n.toLocaleString('en-US')
+const share = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)} %` : '-')
+
+/**
+ * Aligned columns, numbers right-aligned. `last` is a ragged column after
+ * them (the verdict, a sentence), so the others are padded to one width.
+ */
+function table(header: readonly string[], rows: readonly (readonly string[])[], numeric: ReadonlySet<number>, style: Style, last?: { header: string; cells: readonly string[] }): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const pad = (row: readonly string[]) => row.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i] ?? 0) : cell))
+  const lines = columns([pad(header), ...rows.map(pad)], '  ')
+  if (last) {
+    const width = Math.max(...lines.map((l) => l.length))
+    lines.forEach((line, i) => (lines[i] = `${line.padEnd(width)}  ${i === 0 ? last.header : last.cells[i - 1] ?? ''}`))
+  }
+  return lines.map((line, i) => (i === 0 ? style.bold(line) : line))
+}
+
+function verdictText(a: AgentReport, style: Style): string {
+  const paint = a.verdict === 'ignores robots.txt' ? style.red : a.verdict === 'isolated violations' ? style.yellow : a.verdict === 'complies' ? style.green : style.dim
+  return `${paint(a.verdict)}: ${a.reason}`
+}
+
+/** The per-agent table with the verdict as a ragged last column. */
+function agentTable(list: readonly AgentReport[], style: Style, io: Io): void {
+  const header = ['Agent', 'Operator', 'Category', 'Requests', 'Violations', 'Rate', 'robots.txt', 'Last fetch', 'Verified', 'Last seen']
+  const rows = list.map((a) => {
+    const e = a.evidence
+    return [safe(a.agentKey), safe(a.operator), safe(a.category), num(e.requests), num(e.violations.counted), share(e.violations.counted, e.requests),
+      num(e.robotsFetches), when(e.lastRobotsFetch), share(e.verifiedShare, 1), when(a.lastSeen)]
+  })
+  const verdicts = list.map((a) => verdictText({ ...a, reason: safe(a.reason) }, style))
+  for (const line of table(header, rows, new Set([3, 4, 5, 6, 8]), style, { header: 'Verdict', cells: verdicts })) io.out(line)
+}
+
+/** Spoofed or unchecked claims: never counted against the agent they name. */
+function claimTable(title: string, list: readonly SpoofReport[], style: Style, io: Io): void {
+  if (list.length === 0) return
+  io.out('')
+  io.out(style.bold(title))
+  const rows = list.map((s) => [safe(s.agentKey), safe(s.operator), num(s.requests), num(s.violations), when(s.lastSeen), s.examplePaths.map(safe).join(' ')])
+  for (const line of table(['Claimed', 'Operator', 'Requests', 'Disallowed', 'Last seen', 'Example paths'], rows, new Set([2, 3]), style)) io.out(line)
+}
+
+/** The report as text: totals, what it covers, the per-agent table, tools, spoofed and unchecked claims, and the most violated rules with their lines. */
+export function printReport(doc: ReportDocument, source: string, io: Io): void {
+  const style = styleFor(io)
+  const t = doc.totals
+  const estimates = doc.estimates ? ' · estimates from Analytics Engine' : ''
+  io.out(`${style.bold('Crawler compliance')} · ${safe(source)}${estimates} · ${when(doc.filter.since)} to ${when(doc.filter.until)} UTC`)
+  const more = [
+    (t.isolated ?? 0) > 0 ? `${num(t.isolated)} with isolated violations` : '',
+    (t.uncheckedRequests ?? 0) > 0 ? `${num(t.uncheckedRequests)} claims not checked` : '',
+    (t.tools?.requests ?? 0) > 0 ? `${num(t.tools.requests)} tool requests` : '',
+  ].filter(Boolean).map((part) => ` · ${part}`).join('')
+  io.out(`${count(t.agents, 'agent')} · ${num(t.requests)} judged requests · ${count(t.violations, 'counted violation')} · ${t.ignoring} ignoring robots.txt · ${num(t.spoofedRequests)} spoofed requests${more}`)
+  if (doc.coverage) io.out(style.dim(`Coverage: ${safe(doc.coverage.summary)}.`))
+  if (t.truncated) io.out(style.yellow('More violations than one report reads: counts are lower bounds.'))
+  const omitted = Object.values(doc.omitted ?? {}).reduce((n, v) => n + v, 0)
+  if (omitted > 0) io.out(style.yellow(`${omitted} more agents and claims not listed (the lowest ranked; the CSV export has them all).`))
+  for (const loss of doc.losses ?? []) io.out(style.yellow(`${num(loss.events)} events could not be stored between ${when(loss.from)} and ${when(loss.to)} UTC (D1 was unavailable; they are not in these counts).`))
+  if (doc.hostCap) io.out(style.yellow(`${num(doc.hostCap.stored)} hosts are stored, the most without a hosts list in robots.config.ts: requests for other hosts are counted under other-hosts.invalid.`))
+  io.out('')
+  if (doc.agents.length === 0) io.out('No crawler was judged in this range.')
+  else agentTable(doc.agents, style, io)
+  if (doc.agents.some((a) => a.verdict === 'isolated violations' || a.verdict === 'ignores robots.txt')) {
+    const th = doc.thresholds
+    io.out(style.dim(`ignores robots.txt: at least ${th?.repeatedAtLeast ?? 3} counted violations and ${(th?.repeatedShare ?? 0.01) * 100} % of its requests; fewer are isolated violations.`))
+  }
+  if ((doc.tools ?? []).length > 0) {
+    io.out('')
+    io.out(style.bold('Tools (judged alike, listed apart from the crawlers)'))
+    agentTable(doc.tools, style, io)
+  }
+  claimTable('Spoofed claims (not counted against the agent they imitate)', doc.spoofed, style, io)
+  claimTable('Claims that could not be checked (not counted against the agent they name)', doc.unchecked ?? [], style, io)
+  if (doc.topRules.length > 0) {
+    io.out('')
+    io.out(style.bold('Most violated rules'))
+    const rows = doc.topRules.map((r) => [safe(r.host), String(r.line), `${r.type === 'allow' ? 'Allow' : 'Disallow'}: ${safe(r.pattern)}`, num(r.violations), num(r.agents)])
+    for (const line of table(['Host', 'Line', 'Rule', 'Violations', 'Agents'], rows, new Set([1, 3, 4]), style)) io.out(line)
+  }
+}
+
+/**
+ * `report`: the compliance report per agent (issue 5 §3), from the local D1
+ * by default, or from a running Worker's API with `--url` (token in
+ * ROBOTS_ADMIN_TOKEN). Both go through the same report routes.
+ */
+export async function report(options: ReportOptions, io: Io): Promise<number> {
+  if (options.remote && !options.url) {
+    throw new UsageError('--remote reads the deployed Worker: give its URL with --url https://robots-edge.<account>.workers.dev and its token in ROBOTS_ADMIN_TOKEN.')
+  }
+  const { doc, source } = await withLedgerApi(options, '--url', io, async (api) => ({
+    doc: await readJson<ReportDocument>(await api.call(`/report?${queryOf(options)}`), options.url ? api.source : 'the local report'),
+    source: api.source,
+  }))
+  if (options.json) printJson(io, doc)
+  else printReport(doc, source, io)
+  return 0
+}

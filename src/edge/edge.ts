@@ -1,0 +1,254 @@
+/**
+ * robots-edge as one Hono middleware: /robots.txt, the guard, the report
+ * under /_robots/ (when one is given), then `next()` to whatever the app
+ * does. Every form of the package is built on it: `robotsEdge()`
+ * (robots-edge/hono), `withRobotsEdge` and `createWorker` (robots-edge) with
+ * the report in-process, and `createEdgeWorker`, which hands /_robots/ to
+ * the admin Worker. The report is a parameter so that a bundle whose entry
+ * never passes `inProcessReport` leaves src/report/routes.ts out (package.json
+ * says `"sideEffects": false`): that keeps the edge Worker under 64 KiB gzip.
+ */
+import type { Context, MiddlewareHandler } from 'hono'
+import type { AgentIdentity } from '../core/agents/index.ts'
+import { ConfigError, createPolicies, type ConfigInput, type Policies, type Policy } from '../core/config/index.ts'
+import { d1Of, kvOf, type RobotsEdgeEnv } from './env.ts'
+import type { JudgedRequest, Verification } from '../core/events.ts'
+import { botGuard, recordRobotsFetch, type BotGuardEnv } from './middleware/bot-guard.ts'
+import { responseSignals } from './middleware/response-signals.ts'
+import { robotsTxt } from './middleware/robots-txt.ts'
+import { REPORT_BASE } from '../core/report-base.ts'
+import { createReportApp, type ReportRoutesOptions } from '../admin/routes.ts'
+import { createWiring } from './wiring.ts'
+
+/** The Hono environment of every robots-edge app: its bindings, and the verdict for later handlers. */
+export type AppEnv = { Bindings: RobotsEdgeEnv } & BotGuardEnv
+
+/** Receives each judged request and each fetch of /robots.txt by an identified agent. */
+export type RecordFn = (event: JudgedRequest, c: Context<AppEnv>, policy: Policy) => Promise<void> | void
+/** Confirms a claimed identity: `verified`, `unverified`, `spoofed` or `unknown`. */
+export type VerifyFn = (c: Context<AppEnv>, identity: AgentIdentity) => Verification | Promise<Verification>
+/** The cron's work: refresh the operators' IP ranges in KV, prune the ledger in D1. */
+export type ScheduledFn = (controller: ScheduledController, env: unknown, ctx: ExecutionContext) => void
+
+export interface RobotsEdgeOptions {
+  /**
+   * Receives each judged request and each robots.txt fetch, through
+   * `ctx.waitUntil`. Default: the D1 ledger in `env.DB` (and Workers
+   * Analytics Engine in `env.ROBOTS_AE` beside it); without `DB`, nothing.
+   */
+  record?: RecordFn
+  /**
+   * Confirms a claimed identity. Default: Cloudflare's verified-bot signal,
+   * then the operators' published IP ranges kept in `env.ROBOTS_KV`; without
+   * `ROBOTS_KV`, Cloudflare's signal alone.
+   */
+  verify?: VerifyFn
+  /** Serve the report and the dashboard under /_robots/ (behind `ROBOTS_ADMIN_TOKEN`). Default: true. */
+  report?: boolean
+  /** Writes the guard's JSON log line for each judged request. Default: `console.log` (Workers Logs, Logpush). */
+  log?: (line: string) => void
+  /** Where the one-time notices about missing bindings go. Default: `console.warn`. */
+  warn?: (message: string) => void
+}
+
+/** What a report needs from the edge: verification coverage, when the edge verifies with the IP ranges. */
+export interface ReportDeps {
+  /** Verification coverage for /_robots/api/verification; without it that route is a 404. */
+  coverage?: ReportRoutesOptions['coverage']
+}
+
+/** Builds the report's handler once per isolate; it serves every path under /_robots/. */
+export type ReportFactory = (deps: ReportDeps) => {
+  fetch(request: Request, env: unknown, ctx?: ExecutionContext): Response | Promise<Response>
+}
+
+/** The report and dashboard served by the same Worker (`robotsEdge`, `createWorker`, `withRobotsEdge`). */
+export const inProcessReport: ReportFactory = (deps) => createReportApp(deps.coverage ? { coverage: deps.coverage } : {})
+
+/** What `createEdge` builds once per isolate. */
+export interface Edge {
+  readonly policies: Policies
+  readonly middleware: MiddlewareHandler<AppEnv>
+  readonly scheduled: ScheduledFn
+}
+
+/** The execution context, or undefined where there is none (`app.request()` in a unit test). */
+function executionCtxOf(c: Context): ExecutionContext | undefined {
+  try {
+    return c.executionCtx as ExecutionContext
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Says once per isolate, on the first request, which default features a
+ * Worker's bindings leave off: a missing binding is a choice, not an error,
+ * but it must not be silent.
+ */
+function bindingNotices(options: RobotsEdgeOptions): (env: unknown) => void {
+  const warn = options.warn ?? ((message: string) => console.warn(message))
+  let checked = false
+  return (env) => {
+    if (checked) return
+    checked = true
+    if (options.record === undefined && d1Of(env) === undefined) {
+      warn('robots-edge: no D1 binding "DB", so recording is off (robots.txt and the guard work). Add [[d1_databases]] with binding = "DB" and migrations_dir = "node_modules/robots-edge/migrations" to keep the ledger.')
+    }
+    if (options.verify === undefined && kvOf(env) === undefined) {
+      warn('robots-edge: no KV binding "ROBOTS_KV", so crawler IPs are not checked against the operators\' published ranges (Cloudflare\'s verified-bot signal still is). Add [[kv_namespaces]] with binding = "ROBOTS_KV".')
+    }
+  }
+}
+
+/** Hands a refusal from the guard to Hono: the guard returns it rather than calling `next()`. */
+function guardThen(guard: MiddlewareHandler, c: Context<AppEnv>, next: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    const refusal = await guard(c, next)
+    if (refusal instanceof Response) c.res = refusal
+  }
+}
+
+/**
+ * robots.txt, the guard and (when `report` is given) everything under
+ * /_robots/, as one middleware, with record and verify given. `createApp`
+ * uses it bare; the package's forms through `createEdge`, with storage.
+ */
+export function assembleEdge(
+  config: ConfigInput,
+  deps: {
+    record?: RecordFn | undefined
+    verify: VerifyFn
+    /** Serves /_robots and everything under it. Default: none (those paths go on like any other). */
+    report?: ReportFactory | undefined
+    log?: ((line: string) => void) | undefined
+    /** Verification coverage, handed to the report. */
+    coverage?: ReportRoutesOptions['coverage']
+  },
+): Omit<Edge, 'scheduled'> {
+  const policies = createPolicies(config)
+  const { record, verify } = deps
+  const ipSalt = (c: Context) => (c.env as RobotsEdgeEnv | undefined)?.IP_HASH_SALT
+  const txt = robotsTxt({ policies, onFetch: recordRobotsFetch({ record, verify, ipSalt }) })
+  const guard = botGuard({ policies, record, verify, ipSalt, log: deps.log })
+  const report = deps.report ? deps.report(deps.coverage ? { coverage: deps.coverage } : {}) : null
+  const signals = responseSignals<AppEnv>({ policies, exclude: `${REPORT_BASE}/` })
+  const serve = async (c: Context<AppEnv>, next: () => Promise<void>): Promise<Response | void> => {
+    const path = c.req.path
+    if (report !== null && (path === REPORT_BASE || path.startsWith(`${REPORT_BASE}/`))) {
+      return report.fetch(c.req.raw, c.env, executionCtxOf(c))
+    }
+    return txt(c, guardThen(guard, c, next))
+  }
+  // Content-Usage and X-Robots-Tag go on whatever the rest answers.
+  const middleware: MiddlewareHandler<AppEnv> = async function robotsEdge(c, next) {
+    return signals(c, async () => {
+      const res = await serve(c, next)
+      // As Hono's compose does with a handler's Response.
+      if (res instanceof Response && !c.finalized) c.res = res
+    })
+  }
+  return { policies, middleware }
+}
+
+// Replaced at build time by wrangler (and most bundlers): "development"
+// under `wrangler dev`, "production" for deploy. Declared here because the
+// Workers runtime types do not declare Node's `process`.
+declare const process: { env: { NODE_ENV?: string } }
+
+/** Whether this bundle was built by `wrangler dev`; false wherever nothing replaced the expression. */
+function isDevelopment(): boolean {
+  try {
+    return process.env.NODE_ENV === 'development'
+  } catch {
+    return false
+  }
+}
+
+/**
+ * `wrangler dev` after an edit broke the config: rather than a runtime that
+ * fails to start (and takes the dev server down with it), one clear message
+ * in the log and a 503 saying the same, until the next good save reloads the
+ * Worker. Deploys, builds and tests still fail on a bad config.
+ */
+function brokenConfigEdge(error: ConfigError): Edge {
+  console.error(`robots-edge: ${error.message}\nEvery request answers 503 until robots.config.ts is fixed (a deploy would fail).`)
+  const policies: Policies = {
+    get() {
+      throw error
+    },
+  }
+  const middleware: MiddlewareHandler<AppEnv> = async function robotsEdge(c) {
+    return c.text(`robots-edge: ${error.message}\n`, 503, { 'Cache-Control': 'no-store' })
+  }
+  return { policies, middleware, scheduled: () => {} }
+}
+
+/**
+ * Builds robots-edge for a config, once per isolate: the policies (a bad
+ * config throws here, at start-up), the middleware, with the D1 ledger and
+ * KV IP ranges as defaults, and the cron handler. `report` serves /_robots/
+ * (unless `options.report` is false); without it, this edge has none.
+ */
+export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {}, report?: ReportFactory): Edge {
+  const wiring = createWiring()
+  let assembled: Omit<Edge, 'scheduled'>
+  try {
+    assembled = assembleEdge(config, {
+      record: options.record ?? wiring.record,
+      verify: options.verify ?? wiring.verify,
+      report: options.report === false ? undefined : report,
+      log: options.log,
+      // What this isolate's IP-range loader holds: only meaningful when it verifies.
+      ...(options.verify === undefined ? { coverage: wiring.coverage } : {}),
+    })
+  } catch (error) {
+    if (error instanceof ConfigError && isDevelopment()) return brokenConfigEdge(error)
+    throw error
+  }
+  const { policies, middleware: edge } = assembled
+  const notice = bindingNotices(options)
+  const middleware: MiddlewareHandler<AppEnv> = async function robotsEdge(c, next) {
+    notice(c.env)
+    return edge(c, next)
+  }
+  const scheduled: ScheduledFn = (_controller, env, ctx) => ctx.waitUntil(wiring.scheduled(env as RobotsEdgeEnv))
+  return { policies, middleware, scheduled }
+}
+
+/** The middleware, with the cron handler that belongs to it. */
+export type RobotsEdgeMiddleware = MiddlewareHandler<AppEnv> & {
+  /** The cron's work (refresh IP ranges, prune the ledger): add it to the Worker's default export. */
+  readonly scheduled: ScheduledFn
+}
+
+/**
+ * robots-edge in front of a Hono app's own routes, as one middleware:
+ * serves /robots.txt from the config, guards every other request (people
+ * pass untouched; crawlers are judged by the rules they were served,
+ * recorded, and refused where their group says `guard: 'block'`), serves
+ * the report and dashboard under /_robots/, then calls `next()`. Later
+ * handlers read the verdict as `c.get('robotsVerdict')`.
+ *
+ * Create it once, at module level: the config is checked there (a bad one
+ * throws at start-up, never on a request). Bindings, each optional: `DB`
+ * (D1, the ledger), `ROBOTS_KV` (KV, IP ranges), `ROBOTS_AE`, and the
+ * secrets `ROBOTS_ADMIN_TOKEN` and `IP_HASH_SALT`. Options: `record`,
+ * `verify`, `report` (default true), `log` (default `console.log`), `warn`
+ * (default `console.warn`).
+ *
+ * @example
+ * import { Hono } from 'hono'
+ * import { robotsEdge } from 'robots-edge/hono'
+ * import config from './robots.config.ts'
+ *
+ * const edge = robotsEdge(config)
+ * const app = new Hono()
+ * app.use(edge)
+ * app.get('/', (c) => c.text('Hello'))
+ * export default { fetch: app.fetch, scheduled: edge.scheduled }
+ */
+export function robotsEdge(config: ConfigInput, options: RobotsEdgeOptions = {}): RobotsEdgeMiddleware {
+  const edge = createEdge(config, options, inProcessReport)
+  return Object.assign(edge.middleware, { scheduled: edge.scheduled })
+}

@@ -1,0 +1,189 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import { identifyAgent, type AgentIdentity } from '../../core/agents/index.ts'
+import { cfOf, cloudflareVouches } from '../../verify/verify.ts'
+import type { Policies, Policy } from '../../core/config/index.ts'
+import type { JudgedRequest, Verification } from '../../core/events.ts'
+import { buildEvent, hashIp } from '../../core/judge/event.ts'
+import { agentKey, decide, declaredBot } from '../../core/judge/judge.ts'
+import type { Verdict } from '../../core/robots/index.ts'
+import { envOf } from './robots-txt.ts'
+
+/** What later handlers can read with `c.get('robotsVerdict')`. */
+export interface RobotsJudgment {
+  readonly identity: AgentIdentity
+  readonly verdict: Verdict
+  readonly verification: Verification
+  readonly action: 'pass' | 'block'
+}
+
+export type BotGuardEnv = { Variables: { robotsVerdict?: RobotsJudgment } }
+
+export interface BotGuardOptions {
+  /** The per-isolate policy store (`createPolicies(config)`), shared with `robotsTxt()`. */
+  policies: Policies
+  /**
+   * Confirms a claimed identity (see src/bots/verify.ts for the rule the
+   * Worker uses). Default: `verified` when Cloudflare says so
+   * (`request.cf.verifiedBotCategory` or `botManagement.verifiedBot`), else
+   * `unverified`.
+   */
+  verify?: (c: Context, identity: AgentIdentity) => Verification | Promise<Verification>
+  /** Receives each judged request, through `ctx.waitUntil`; its failure never reaches the visitor. Default: none. */
+  record?: (event: JudgedRequest, c: Context, policy: Policy) => Promise<void> | void
+  /** Salt for the client-IP hash in recorded events. Default: none (no hash stored). */
+  ipSalt?: (c: Context) => string | undefined
+  /** Paths never judged, each with everything below it: the project's own pages. Default: `['/_robots']`. */
+  exclude?: readonly string[]
+  /** Shapes a refusal. Default: the config's `guard.status`, `body` and `headers`. */
+  onBlock?: (c: Context, judgment: RobotsJudgment, policy: Policy) => Response | Promise<Response>
+  /** Writes one JSON log line per judged request. Default: `console.log` (Workers Logs, Logpush). */
+  log?: (line: string) => void
+}
+
+/**
+ * The structured log line of a judged request (Workers Logs, Logpush): flat
+ * and compact, the fields people filter on. The full event, with the whole
+ * User-Agent, goes to the ledger; writing all of it here cost several
+ * percent of throughput.
+ */
+export function logLine(event: JudgedRequest): string {
+  const line: Record<string, unknown> = {
+    robotsEdge: event.type === 'request' ? 'judged' : 'robots-txt',
+    host: event.host,
+    method: event.method,
+    path: event.path.slice(0, 256),
+    agent: event.agent.id ?? event.agent.tokens[0] ?? 'unknown',
+    verification: event.verification,
+    group: event.group,
+    allowed: event.allowed,
+    rule: event.rule === null ? null : `${event.rule.type}: ${event.rule.pattern} (line ${event.rule.line})`,
+    mode: event.mode,
+    action: event.action,
+    status: event.status,
+    version: event.robotsVersion,
+    ua: event.userAgent.slice(0, 160),
+  }
+  // Other crawlers an ambiguous header names (`Googlebot/2.1 GPTBot/1.1`).
+  if (event.also !== undefined) line.also = event.also
+  return JSON.stringify(line)
+}
+
+/** Cloudflare's own verdict on the client, when the zone has it. */
+export function cloudflareVerification(c: Context): Verification {
+  return cloudflareVouches(cfOf(c.req.raw)) ? 'verified' : 'unverified'
+}
+
+/**
+ * Judges every request from an automated client by the rules it was served:
+ * the same compiled matcher that rendered /robots.txt for this host. People
+ * and unidentified clients pass untouched; `log` records the verdict; `block`
+ * refuses a disallowed request; an allowed request always passes. Mount it
+ * after `robotsTxt()`.
+ *
+ * Crawlers and generic tools alike answer to `*` when no group names them,
+ * except the fetchers `guard.exempt` lists. A path is disallowed when it is
+ * as requested or with its percent-encoded unreserved octets decoded
+ * (guard/readings.ts). Where the deployment serves disallow-all (staging, a
+ * preview host), each agent keeps the mode of its config group. A header
+ * naming several crawlers is judged by the stricter verdict.
+ *
+ * @example
+ * app.use(robotsTxt({ policies }))
+ * app.use(botGuard({ policies, record: (event) => recorder.record(event) }))
+ */
+export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEnv> {
+  const { policies, record, onBlock, ipSalt } = options
+  if (typeof policies?.get !== 'function') throw new TypeError('botGuard: `policies` must come from createPolicies(config).')
+  const verify = options.verify ?? cloudflareVerification
+  const exclude = (options.exclude ?? ['/_robots']).map((p) => p.replace(/\/+$/, ''))
+  const excluded = (path: string) => exclude.some((p) => path === p || path.startsWith(`${p}/`))
+  const log = options.log ?? ((line: string) => console.log(line))
+
+  const keep = (c: Context, event: JudgedRequest, policy: Policy): void => {
+    log(logLine(event))
+    if (record === undefined) return
+    const salt = ipSalt?.(c)
+    const ip = c.req.header('cf-connecting-ip') ?? null
+    // Off the response path; a failure is the recorder's to count, never the visitor's.
+    const work = hashIp(ip, salt)
+      .then((ipHash) => record(ipHash === undefined ? event : { ...event, ipHash }, c, policy))
+      .catch((error: unknown) => console.error('robots-edge: record failed', error))
+    try {
+      c.executionCtx.waitUntil(work)
+    } catch {
+      // No execution context (a unit test calling app.request): the promise still runs.
+    }
+  }
+
+  /** Judges one request; null when it is not to be judged (mode off) or cannot be. */
+  const assess = async (c: Context): Promise<{ judgment: RobotsJudgment; policy: Policy; event: JudgedRequest } | null> => {
+    try {
+      const url = new URL(c.req.url)
+      const policy = policies.get(url.hostname, envOf(c))
+      const userAgent = c.req.header('user-agent')
+      // People and unidentified clients pass untouched.
+      const identity = identifyAgent(userAgent) ?? declaredBot(userAgent, policy)
+      if (identity === null) return null
+      // The whole URL: a path such as `//docs/x` alone would read as a host.
+      const decision = decide(policy, identity, url.href)
+      const { verdict, mode } = decision
+      if (mode === 'off') return null
+      const verification = await verify(c, decision.identity)
+      const refuse =
+        mode === 'block' && (!verdict.allowed || (verification === 'spoofed' && policy.config.guard.spoofed === 'block'))
+      const judgment: RobotsJudgment = { identity: decision.identity, verdict, verification, action: refuse ? 'block' : 'pass' }
+      const event = buildEvent({
+        type: 'request', request: c.req.raw, url, identity: decision.identity, policy, verdict, verification, mode,
+        action: judgment.action, status: refuse ? policy.config.guard.status : 0, also: decision.also,
+      })
+      return { judgment, policy, event }
+    } catch (error) {
+      // Bad input is never the visitor's 5xx: judge nothing and pass.
+      console.error('robots-edge: guard failed, request passed unjudged', error)
+      return null
+    }
+  }
+
+  return async function botGuard(c, next) {
+    const path = c.req.path
+    if (path === '/robots.txt' || excluded(path)) return next()
+    const assessed = await assess(c)
+    if (assessed === null) return next()
+    const { judgment, policy, event } = assessed
+    c.set('robotsVerdict', judgment)
+    keep(c, event, policy)
+    if (judgment.action === 'block') {
+      if (onBlock) return onBlock(c, judgment, policy)
+      const { status, body, headers } = policy.config.guard
+      return new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } })
+    }
+    return next()
+  }
+}
+
+/**
+ * The `onFetch` hook for `robotsTxt()`: records each fetch of /robots.txt by
+ * an identified agent, the evidence that it read the rules in force.
+ */
+export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'verify' | 'ipSalt'>): (c: Context, policy: Policy) => void {
+  const verify = options.verify ?? cloudflareVerification
+  return (c, policy) => {
+    const identity = identifyAgent(c.req.header('user-agent'))
+    if (identity === null || options.record === undefined) return
+    const record = options.record
+    const work = (async () => {
+      const url = new URL(c.req.url)
+      const verification = await verify(c, identity)
+      const verdict: Verdict = { allowed: true, group: policy.matcher.groupFor(identity.tokens), rule: null }
+      const also = (identity.others ?? []).map(agentKey)
+      const event = buildEvent({ type: 'robots-txt', request: c.req.raw, url, identity, policy, verdict, verification, mode: policy.config.guard.mode, action: 'pass', status: 0, also })
+      const ipHash = await hashIp(c.req.header('cf-connecting-ip') ?? null, options.ipSalt?.(c))
+      await record(ipHash === undefined ? event : { ...event, ipHash }, c, policy)
+    })().catch((error: unknown) => console.error('robots-edge: record failed', error))
+    try {
+      c.executionCtx.waitUntil(work)
+    } catch {
+      // No execution context: the promise still runs.
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import type { Context } from 'hono'
+import type { AgentIdentity } from '../core/agents/index.ts'
+import { cfOf, verifyClaim } from '../verify/verify.ts'
+import { claimBySignature, verifySignedRequest } from '../verify/web-bot-auth.ts'
+import type { Policy } from '../core/config/index.ts'
+import { d1Of, kvOf, type RobotsEdgeEnv } from './env.ts'
+import type { JudgedRequest, SignatureEvidence, Verification } from '../core/events.ts'
+import { verificationCoverage, type VerificationCoverage } from '../verify/coverage.ts'
+import { createHostGate } from '../ledger/hosts.ts'
+import { createIpRangeLoader } from '../verify/store/ip-range-loader.ts'
+import { refreshIpRanges } from '../verify/store/ip-ranges.ts'
+import { createKeyDirectories } from '../verify/store/key-directories.ts'
+import { pruneLedger, rollUpLedger, type Deployment } from '../ledger/ledger.ts'
+import { collectStashedLosses, kvLossStash } from '../ledger/losses.ts'
+import { createRecorder, type Recorder } from '../ledger/recorder.ts'
+
+/**
+ * The Worker's storage and verification, per isolate: one recorder that
+ * batches events and the robots.txt versions they refer to into D1 (and
+ * counts what D1 cannot take, see storage/recorder), and the operators' IP
+ * ranges loaded from KV and kept current (see storage/ip-range-loader.ts).
+ */
+export interface Wiring {
+  record(event: JudgedRequest, c: Context, policy: Policy): Promise<void>
+  verify(c: Context, identity: AgentIdentity): Promise<Verification>
+  /** Which operators' IP ranges this isolate has loaded, fetched when, stale or not. */
+  coverage(c: Context): Promise<VerificationCoverage>
+  /** What the request's Web Bot Auth signature showed, once `verify` ran for it; `record` adds it to the event. */
+  signatureOf(request: Request): SignatureEvidence | undefined
+  scheduled(env: RobotsEdgeEnv, now?: number): Promise<void>
+  readonly recorder: () => Recorder | undefined
+}
+
+const envOf = (c: Context): RobotsEdgeEnv => c.env as RobotsEdgeEnv
+
+/** The Worker version serving this request, where wrangler.toml declares `[version_metadata]`. */
+function deploymentOf(env: RobotsEdgeEnv): Deployment | undefined {
+  const metadata = env.CF_VERSION_METADATA
+  return metadata?.id ? { id: metadata.id, ...(metadata.tag ? { tag: metadata.tag } : {}) } : undefined
+}
+
+export function createWiring(): Wiring {
+  let recorder: Recorder | undefined
+  let db: D1Database | undefined
+  const loadIpRanges = createIpRangeLoader()
+  const keyDirectories = createKeyDirectories()
+  // What each request's signature showed, from verify() to record(), which sees the same request.
+  const signatures = new WeakMap<Request, SignatureEvidence>()
+
+  let analytics: AnalyticsEngineDataset | undefined
+  // The bindings are the isolate's; each request hands them over again.
+  const recorderFor = (env: RobotsEdgeEnv, database: D1Database, policy: Policy): Recorder => {
+    db = database
+    analytics = env.ROBOTS_AE
+    const kv = kvOf(env)
+    recorder ??= createRecorder(() => db!, {
+      // Without a `hosts` list, every host a request names could add rows: the ledger stores a bounded number.
+      ...(policy.config.hosts === undefined ? { hosts: createHostGate() } : {}),
+      ...(kv ? { stash: kvLossStash(kv) } : {}),
+      // Analytics Engine points are written once D1 has classified the batch, with its classes.
+      analytics: () => analytics,
+    })
+    return recorder
+  }
+
+  return {
+    recorder: () => recorder,
+
+    signatureOf: (request) => signatures.get(request),
+
+    async record(judged, c, policy) {
+      const env = envOf(c)
+      const database = d1Of(env)
+      if (!database) return
+      const signature = signatures.get(c.req.raw)
+      const event = signature === undefined ? judged : { ...judged, signature }
+      const r = recorderFor(env, database, policy)
+      // The report re-reads each version's text to judge rule changes; the history names the deployment.
+      r.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time, deployment: deploymentOf(env) })
+      r.record(event)
+      await r.flush()
+    },
+
+    async verify(c, identity) {
+      const kv = kvOf(envOf(c))
+      // Web Bot Auth: an unsigned request costs this one header lookup and goes on as before.
+      if (c.req.raw.headers.has('signature')) {
+        const signed = await verifySignedRequest(c.req.raw, { resolveKey: keyDirectories.resolver(kv) })
+        const decided = claimBySignature(identity.id, signed)
+        if (signed.status !== 'unsigned') {
+          const { status, directory } = signed
+          signatures.set(c.req.raw, { status, decided: decided !== undefined, ...(directory !== undefined && { directory }), ...(signed.status !== 'valid' && { reason: signed.reason }) })
+        }
+        if (decided !== undefined) return decided
+      }
+      const cf = cfOf(c.req.raw)
+      const ip = c.req.header('cf-connecting-ip') ?? null
+      const ranges = kv ? await loadIpRanges(kv) : new Map()
+      return verifyClaim(identity.id, ip, cf, ranges)
+    },
+
+    async coverage(c) {
+      const kv = kvOf(envOf(c))
+      // Reading first picks up a refresh that landed since the last request.
+      if (kv) await loadIpRanges(kv)
+      return verificationCoverage(loadIpRanges.snapshot(), Date.now())
+    },
+
+    async scheduled(env, now = Date.now()) {
+      // A Worker without one of the bindings has that feature off (said once, on the first request).
+      const kv = kvOf(env)
+      const database = d1Of(env)
+      const missing = (binding: string) => Promise.reject(new Error(`no ${binding} binding`))
+      // Roll the hourly counters up first: pruning keeps hourly rows until they are.
+      const ledger = async (d: D1Database) => ({ rollUp: await rollUpLedger(d, { now }), ...(await pruneLedger(d, { now })) })
+      const [refresh, prune, losses] = await Promise.allSettled([
+        kv ? refreshIpRanges(kv) : missing('ROBOTS_KV'),
+        database ? ledger(database) : missing('DB'),
+        // Losses stashed in KV by isolates that stopped before D1 was back.
+        kv && database ? collectStashedLosses(kv, database, now) : missing(kv ? 'DB' : 'ROBOTS_KV'),
+        // This isolate's own backlog, should D1 have come back while no request came.
+        recorder?.flush(),
+      ])
+      const failed = refresh.status === 'fulfilled' ? refresh.value.filter((r) => !r.ok) : []
+      console.log(JSON.stringify({
+        robotsEdge: 'cron',
+        ipRanges: refresh.status === 'fulfilled' ? { lists: refresh.value.length, failed: failed.map((f) => ({ url: f.url, error: f.error })) } : String(refresh.reason),
+        prune: prune.status === 'fulfilled' ? prune.value : String(prune.reason),
+        losses: losses.status === 'fulfilled' ? losses.value : String(losses.reason),
+      }))
+    },
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The compliance ledger in D1 (issue 9): each judged request is classified
+ * when it is recorded and counted, exactly, in the same transaction as its
+ * raw row, which is kept as a sample for the drill-down. Functions take a
+ * D1Database, not the Env. Every value is bound, never spliced into SQL text.
+ */
+import type { JudgedRequest } from '../core/events.ts'
+import { writeToAnalyticsEngine } from './analytics-engine.ts'
+import type { RequestClass } from './classes.ts'
+import {
+  INSERT_GROUPS, INSERT_RAW, RAW_ORDER, SELECT_CLASSES, TOUCH_VERSIONS, UPSERT_AGENTS, UPSERT_COUNTS_HOURLY, UPSERT_FETCHES,
+  UPSERT_LATE_DAILY, UPSERT_LATE_TIMELINE, UPSERT_PATHS, UPSERT_RULES, UPSERT_SHAPES,
+} from './ledger-sql.ts'
+import {
+  agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, SHAPE_CAP, summariseFetches, toEventRow, toFact, versionDaysOf, type Fact,
+} from './rollups.ts'
+import { previousAllowed } from './versions.ts'
+
+export { recordRobotsVersion, type Deployment } from './versions.ts'
+export { pruneLedger, type PruneOptions, type PruneResult } from './prune.ts'
+export { rollUpLedger, type RollUpOptions, type RollUpResult } from './rollup.ts'
+
+/**
+ * Events per set of statements. Each statement binds one JSON string of them
+ * (an event is at most about 3 KB, D1 takes strings up to 2 MB); a larger
+ * call becomes several sets in the same batch, applied in order.
+ */
+const EVENTS_PER_CHUNK = 200
+
+/** Options of writeEvents. */
+export interface WriteEventsOptions {
+  /** Raw rows kept per agent, hour, host, verification and class. Default SAMPLE_BUDGET (200). */
+  sampleBudget?: number
+  /**
+   * Where each event goes once D1 has stored it, with the class D1 gave it
+   * (src/storage/analytics-engine.ts). Default: nowhere.
+   */
+  analytics?: AnalyticsEngineDataset | undefined
+}
+
+/** A random id, unique per agent, host and millisecond (the raw table's key): 52 bits. */
+function randomId(): number {
+  return Math.floor(Math.random() * 2 ** 52)
+}
+
+/**
+ * Per isolate: the counter keys (agent, hour, host, verification, class)
+ * whose sampling budget D1 said was spent. Their raw rows would be turned
+ * away, so they are not sent at all; D1 still decides, this only saves the
+ * bytes. Bounded, and only this hour's and the last's are kept.
+ */
+const spent = new Set<string>()
+const MAX_SPENT = 20_000
+
+function noteSpent(keys: readonly (string | null)[], budget: number): void {
+  for (const key of keys) {
+    if (key === null) continue
+    if (spent.size >= MAX_SPENT) spent.clear()
+    spent.add(`${budget}\n${key}`)
+  }
+}
+
+const spentKey = (e: JudgedRequest, cls: string, budget: number) => `${budget}\n${agentKey(e.agent)}\n${hourOf(e.time)}\n${e.host}\n${e.verification}\n${cls}`
+
+/** The statements for one chunk, and its facts (bound again to read back the classes SQL decided). */
+function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budget: number): { statements: D1PreparedStatement[]; facts: string; hourly: number } {
+  const raws: unknown[][] = []
+  const factRows: Fact[] = []
+  let unsettled = false
+  let disallowed = false
+  let requests = false
+  // The cron rolls up only hours that ended over an hour ago: requests of the
+  // last two hours cannot be late, and most batches skip those statements.
+  const lateBefore = hourOf(Date.now()) - HOUR_MS
+  let late = false
+  for (const e of events) {
+    late ||= e.time < lateBefore
+    disallowed ||= e.type === 'request' && !e.allowed
+    requests ||= e.type === 'request' && e.verification !== 'spoofed'
+    const base = toFact(e, null)
+    // Only a genuine claim's disallowed request needs the previous version.
+    const fact = base.c === null ? toFact(e, previousAllowed(e)) : base
+    unsettled ||= fact.c === null
+    factRows.push(fact)
+    if (fact.c !== null && spent.has(spentKey(e, fact.c, budget))) continue
+    const row: Record<string, unknown> = { ...toEventRow(e), id: randomId(), known: fact.c, prev_allowed: fact.p }
+    raws.push(RAW_ORDER.map((c) => row[c]))
+  }
+  const facts = JSON.stringify(factRows)
+  // The per-path and per-rule statements read only the facts they count: fewer rows read.
+  const disallowedFacts = disallowed ? JSON.stringify(factRows.filter((f) => f.q === 1 && f.c !== 'allowed')) : '[]'
+  const unsettledFacts = unsettled ? JSON.stringify(factRows.filter((f) => f.c === null)) : '[]'
+  const statements = [db.prepare(TOUCH_VERSIONS).bind(JSON.stringify(versionDaysOf(events)))]
+  if (raws.length > 0) statements.push(db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget))
+  // Late requests first: their daily share of samples is read from counts_hourly as it was.
+  if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
+  const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget)) - 1
+  if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
+  if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts, SHAPE_CAP))
+  if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(unsettledFacts))
+  const groups = groupsOf(events)
+  if (groups.length > 0) statements.push(db.prepare(INSERT_GROUPS).bind(JSON.stringify(groups)))
+  return { statements, facts, hourly }
+}
+
+/**
+ * Writes `events` in ONE `db.batch` (one transaction): who fetched which
+ * robots.txt version first, then per request its class (src/storage/classes.ts),
+ * its raw row within the sampling budget, and the exact counters per hour,
+ * path and rule (the cron rolls hours up into days, src/storage/rollup.ts)
+ * and the request shapes a replay of a changed policy reads (per day).
+ * Rejects when D1 does; the recorder counts it. The Analytics Engine points,
+ * when asked for, are written after D1 commits, with the classes D1 gave.
+ *
+ * @example
+ * await writeEvents(env.DB, events, { analytics: env.ROBOTS_AE })
+ * @returns the number of events written.
+ */
+export async function writeEvents(db: D1Database, events: readonly JudgedRequest[], opts: WriteEventsOptions = {}): Promise<number> {
+  if (events.length === 0) return 0
+  const budget = Math.max(0, Math.trunc(opts.sampleBudget ?? SAMPLE_BUDGET))
+  // Fetches first: a fetch counts from the moment it was recorded, for the
+  // requests of this very batch too.
+  const statements: D1PreparedStatement[] = [db.prepare(UPSERT_AGENTS).bind(JSON.stringify(agentsOf(events)))]
+  const fetches = summariseFetches(events)
+  if (fetches.length > 0) statements.push(db.prepare(UPSERT_FETCHES).bind(JSON.stringify(fetches)))
+  const chunks: (readonly JudgedRequest[])[] = []
+  for (let i = 0; i < events.length; i += EVENTS_PER_CHUNK) chunks.push(events.slice(i, i + EVENTS_PER_CHUNK))
+  const classQueries: D1PreparedStatement[] = []
+  const hourly: number[] = []
+  for (const chunk of chunks) {
+    const prepared = chunkStatements(db, chunk, budget)
+    hourly.push(statements.length + prepared.hourly)
+    statements.push(...prepared.statements)
+    if (opts.analytics) classQueries.push(db.prepare(SELECT_CLASSES).bind(prepared.facts))
+  }
+  const results = await db.batch([...statements, ...classQueries])
+  for (const k of hourly) noteSpent(((results[k]?.results ?? []) as { spent: string | null }[]).map((r) => r.spent), budget)
+  if (opts.analytics) {
+    const decided = results.slice(statements.length).map((r) => new Map((r.results as { i: number; cls: RequestClass }[]).map((row) => [row.i, row.cls])))
+    const classes = chunks.flatMap((chunk, k) => chunk.map((e, i) => decided[k]?.get(i) ?? toFact(e, null).c ?? 'unclassified'))
+    writeToAnalyticsEngine(opts.analytics, events, classes)
+  }
+  return events.length
+}
