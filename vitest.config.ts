@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config'
 // Two kinds of tests (see STYLE.md): pure modules in plain Node, where the
 // property tests and the large conformance corpus run fastest, and the Worker
 // through its real entry in workerd.
-// The ledger's schema, applied to each test's D1 by test/worker/setup.ts.
+// The ledger's schema, applied to each test's D1 by test/support/workerd/setup.ts.
 const migrations = await readD1Migrations('./migrations')
 
 /**
@@ -33,7 +33,7 @@ const workersFromSource = { resolve: { conditions: [SOURCE] }, ssr: { resolve: {
 export default defineConfig({
   test: {
     // robots.config.ts first: a bad config fails the run once, with its own message.
-    globalSetup: ['./test/setup/validate-config.ts'],
+    globalSetup: ['./test/support/validate-config.ts'],
     // The Worker logs one JSON line per judged request and per cron run, as on
     // Cloudflare (Workers Logs), and says what it cannot do ("robots-edge:
     // origin unreachable"). Tests that check them spy on the console; the
@@ -50,7 +50,8 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/worker/**', 'test/worker-staging/**', 'test/e2e/**', 'test/package/**'],
+          // Each runtime's files are named for it: *.workerd, *.staging, *.e2e, *.pack.
+          exclude: ['test/**/*.{workerd,staging,e2e,pack}.test.ts', 'test/package/fixtures/**'],
           environment: 'node',
           // The files of a worker share one module graph instead of each
           // loading the registry, the engine and vitest afresh: a third of
@@ -71,7 +72,7 @@ export default defineConfig({
         // installing and bundling take a while, hence the long timeouts.
         test: {
           name: 'package',
-          include: ['test/package/**/*.test.ts'],
+          include: ['test/**/*.pack.test.ts'],
           environment: 'node',
           // Beside the other projects' files: these wait on npm, wrangler
           // and workerd most of the time, and no test anywhere asserts on
@@ -88,9 +89,9 @@ export default defineConfig({
         // take seconds, hence the long timeouts.
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
+          include: ['test/**/*.e2e.test.ts'],
           // Finds or installs Chromium, and says which: the browser tests never skip.
-          globalSetup: ['./test/e2e/chromium.ts'],
+          globalSetup: ['./test/support/chromium.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 180_000,
@@ -103,8 +104,8 @@ export default defineConfig({
             // createWorker, the in-process form: the report is served by the
             // same Worker, so the tests of /_robots/api/* call SELF.fetch as
             // before. The template's split into two Workers is covered by
-            // test/worker/edge-worker.test.ts and the e2e project.
-            main: './test/worker/entry.ts',
+            // test/workers/edge-worker.workerd.test.ts and the e2e project.
+            main: './test/support/workerd/entry.ts',
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               bindings: { TEST_MIGRATIONS: migrations, ROBOTS_ADMIN_TOKEN: 'test-admin-token', IP_HASH_SALT: 'test-salt' },
@@ -114,10 +115,10 @@ export default defineConfig({
         ],
         test: {
           name: 'workers',
-          include: ['test/worker/**/*.test.ts'],
-          setupFiles: ['./test/worker/setup.ts'],
+          include: ['test/**/*.workerd.test.ts'],
+          setupFiles: ['./test/support/workerd/setup.ts'],
           // An origin that echoes what it receives, for the pass-through tests.
-          globalSetup: ['./test/guard/echo-origin.ts'],
+          globalSetup: ['./test/support/echo-origin.ts'],
         },
       },
       {
@@ -139,8 +140,8 @@ export default defineConfig({
         ],
         test: {
           name: 'workers-staging',
-          include: ['test/worker-staging/**/*.test.ts'],
-          setupFiles: ['./test/worker/setup.ts'],
+          include: ['test/**/*.staging.test.ts'],
+          setupFiles: ['./test/support/workerd/setup.ts'],
         },
       },
     ],

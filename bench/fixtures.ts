@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { rng } from './harness.ts'
+import { rng } from '../dev/harness.ts'
 
 export const SHORT_ROBOTS = `User-agent: *
 Allow: /

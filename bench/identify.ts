@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs'
 import { isbot } from 'isbot'
 import { identifyAgent } from '../src/core/agents/index.ts'
-import { botHeaders, browserHeaders, toolHeaders } from '../test/bots/user-agents.ts'
+import { botHeaders, browserHeaders, toolHeaders } from '../dev/user-agents.ts'
 
 export interface BenchRow {
   readonly name: string

@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { table } from './harness.ts'
+import { table } from '../dev/harness.ts'
 import { measureIsolates } from './ledger/isolates.ts'
 import { buildBench, runSize, type Bench, type SizeResult } from './ledger/run.ts'
 

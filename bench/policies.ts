@@ -1,5 +1,5 @@
 import { buildPolicy, CHECK_CONTEXTS, createPolicies, resolveConfig, type ConfigContext, type RobotsConfig } from '../src/core/config/index.ts'
-import { formatNs, measure, table } from './harness.ts'
+import { formatNs, measure, table } from '../dev/harness.ts'
 
 /**
  * What a very large config costs: 5,000 groups (two rules each, about 300

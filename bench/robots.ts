@@ -1,7 +1,7 @@
 import robotsParser from 'robots-parser'
 import { compileRobotsTxt, parseRobotsTxt } from '../src/core/robots/index.ts'
 import { longRobots, REAL_FILES, REAL_TOKENS, realFile, realRobots, realUrls, SHORT_ROBOTS, TOKENS, urls } from './fixtures.ts'
-import { compare, fastest, formatNs, table } from './harness.ts'
+import { compare, fastest, formatNs, table } from '../dev/harness.ts'
 
 /** Decisions on each real file: at least this many times faster than robots-parser (issue 10). */
 const DECISION_GOAL = 20

@@ -2,7 +2,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import autocannon from 'autocannon'
 import { Miniflare } from 'miniflare'
-import { table } from './harness.ts'
+import { table } from '../dev/harness.ts'
 
 /**
  * The cost of the guard: the built Worker in Miniflare, with the guard in

@@ -22,7 +22,7 @@
  * `--no-seed` leaves the KV alone.
  */
 import { parseArgs } from 'node:util'
-import { adminToken, FIXTURE_LISTS, ipRangeEntries, seedLocalKv, waitForRanges } from './simulate/ip-ranges.ts'
+import { adminToken, FIXTURE_LISTS, ipRangeEntries, seedLocalKv, waitForRanges } from '../dev/ip-ranges.ts'
 import { formatReport } from './simulate/report.ts'
 import { readRobotsTxt, simulate, WorkerUnreachable, type Progress } from './simulate/run.ts'
 

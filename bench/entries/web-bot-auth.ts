@@ -2,7 +2,7 @@ import config from '../../robots.config.ts'
 import { createApp } from '../../src/package/app.ts'
 import { cfOf, verifyClaim } from '../../src/verify/verify.ts'
 import { createWiring } from '../../src/edge/wiring.ts'
-import { table } from '../harness.ts'
+import { table } from '../../dev/harness.ts'
 import { withGuardMode } from './mode.ts'
 
 /**

@@ -9,7 +9,7 @@
  * the whole ledger gives (the SQL in the write batch sees every isolate's
  * fetches, at the cost of a few index reads per disallowed request).
  */
-import { rng } from '../harness.ts'
+import { rng } from '../../dev/harness.ts'
 import { createWorkload, START } from './workload.ts'
 
 const DAY = 86_400_000

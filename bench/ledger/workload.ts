@@ -9,7 +9,7 @@
  */
 import type { EventAgent, JudgedRequest, Verification } from '../../src/core/events.ts'
 import { compileRobotsTxt, type RobotsMatcher } from '../../src/core/robots/index.ts'
-import { rng } from '../harness.ts'
+import { rng } from '../../dev/harness.ts'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR

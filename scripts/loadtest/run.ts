@@ -2,10 +2,10 @@ import { statSync } from 'node:fs'
 import autocannon from 'autocannon'
 import config from '../../robots.config.ts'
 import { createPolicies } from '../../src/core/config/index.ts'
-import { fixtureRanges } from '../simulate/ip-ranges.ts'
+import { fixtureRanges } from '../../dev/ip-ranges.ts'
 import { d1File, d1Lock, minimumDropped, runFault, type FaultOptions, type FaultWindow } from './fault.ts'
 import { buildWorkload, describeWorkload, type Template } from './workload.ts'
-import { countEvents, startWorker, waitForLedger, type Bundles, type LocalWorker } from './worker.ts'
+import { countEvents, startWorker, waitForLedger, type Bundles, type LocalWorker } from '../../dev/worker.ts'
 
 /**
  * `npm run loadtest`: the built Worker in Miniflare under a mixed workload,

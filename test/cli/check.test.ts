@@ -4,7 +4,7 @@ import { check, identify, requestOf } from '../../src/cli/check.ts'
 import { UsageError } from '../../src/cli/errors.ts'
 import { createPolicies, type RobotsConfig } from '../../src/core/config/index.ts'
 import { judge } from '../../src/core/judge/judge.ts'
-import { captureIo, jsonOf } from './io.ts'
+import { captureIo, jsonOf } from '../support/cli-io.ts'
 
 // Unit tests of `check`: the verdict comes from the guard's own judge() on
 // the policy the Worker builds, and names the line of the served file.

@@ -15,8 +15,8 @@ import { run } from '../../src/cli/main.ts'
 import { ConfigError } from '../../src/core/config/index.ts'
 import { contentHash } from '../../src/core/config/hash.ts'
 import type { JudgedRequest } from '../../src/core/events.ts'
-import { googlebot, gptbot, HOUR, judged } from '../report/fixtures.ts'
-import { captureIo, jsonOf, migrate } from './io.ts'
+import { googlebot, gptbot, HOUR, judged } from '../support/report-fixtures.ts'
+import { captureIo, jsonOf, migrate } from '../support/cli-io.ts'
 
 
 /** src/storage/ledger.ts, loaded at run time (a Workers module; see report.test.ts). */

@@ -8,7 +8,7 @@ import { UsageError } from '../../src/cli/errors.ts'
 import { lint } from '../../src/cli/lint.ts'
 import { run } from '../../src/cli/main.ts'
 import { CHECK_CONTEXTS, type RobotsConfig } from '../../src/core/config/index.ts'
-import { captureIo, jsonOf } from './io.ts'
+import { captureIo, jsonOf } from '../support/cli-io.ts'
 
 // Unit tests of `lint`: line-numbered diagnostics with severity, message and
 // fix, and an exit code that can gate CI.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { commands, type Command } from '../../src/cli/commands.ts'
 import { run } from '../../src/cli/main.ts'
-import { captureIo, jsonOf } from './io.ts'
+import { captureIo, jsonOf } from '../support/cli-io.ts'
 
 // Unit tests of the dispatcher: argv in, exit code out. Config files load
 // from the working directory, the repository root under vitest.

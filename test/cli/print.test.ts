@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { normalizeHost } from '../../src/cli/config.ts'
 import { print } from '../../src/cli/print.ts'
 import { createPolicies, type RobotsConfig } from '../../src/core/config/index.ts'
-import { captureIo, jsonOf } from './io.ts'
+import { captureIo, jsonOf } from '../support/cli-io.ts'
 
 // Unit tests of `print`: the file a host is served, from the same
 // createPolicies the Worker uses.

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { run } from '../../src/cli/main.ts'
 import { buildPolicy, CHECK_CONTEXTS, resolveConfig } from '../../src/core/config/index.ts'
 import { agents } from '../../src/package/config.ts'
-import { captureIo, jsonOf } from './io.ts'
+import { captureIo, jsonOf } from '../support/cli-io.ts'
 
 // The README's "Write your policy" example, as a reader pastes it: it loads,
 // lints with no warning, and the file it renders names each rule once.

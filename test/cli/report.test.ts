@@ -10,8 +10,8 @@ import { CliError, UsageError } from '../../src/cli/errors.ts'
 import { run } from '../../src/cli/main.ts'
 import { report, type ReportDocument } from '../../src/cli/report.ts'
 import type { JudgedRequest } from '../../src/core/events.ts'
-import { ccbot, fetched, gptbot, HOUR, judged } from '../report/fixtures.ts'
-import { captureIo, jsonOf, migrate } from './io.ts'
+import { ccbot, fetched, gptbot, HOUR, judged } from '../support/report-fixtures.ts'
+import { captureIo, jsonOf, migrate } from '../support/cli-io.ts'
 
 
 let dir = ''

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { validate } from '../../src/cli/validate.ts'
 import type { RobotsConfig } from '../../src/core/config/index.ts'
-import { captureIo, jsonOf } from './io.ts'
+import { captureIo, jsonOf } from '../support/cli-io.ts'
 
 // Unit tests of `validate`, the predeploy gate: checkConfig in every start-up context.
 

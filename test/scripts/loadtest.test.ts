@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import config from '../../robots.config.ts'
 import { chooseConnections, loadtest, type Step } from '../../scripts/loadtest/run.ts'
-import { builtWorkers } from '../built-workers.ts'
+import { builtWorkers } from '../support/built-workers.ts'
 import { buildWorkload, expectationFor } from '../../scripts/loadtest/workload.ts'
-import { fixtureRanges } from '../../scripts/simulate/ip-ranges.ts'
+import { fixtureRanges } from '../../dev/ip-ranges.ts'
 import { createPolicies } from '../../src/core/config/index.ts'
 
 // `npm run loadtest`: how the rate is chosen and what each request must do

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLIENTS } from '../../scripts/simulate/clients.ts'
 import { formatReport } from '../../scripts/simulate/report.ts'
 import { simulate, WorkerUnreachable, type SimulationReport } from '../../scripts/simulate/run.ts'
-import { builtWorkers } from '../built-workers.ts'
-import { startWorker, waitForLedger, type LocalWorker } from '../../scripts/loadtest/worker.ts'
+import { builtWorkers } from '../support/built-workers.ts'
+import { startWorker, waitForLedger, type LocalWorker } from '../../dev/worker.ts'
 import { compileRobotsTxt } from '../../src/core/robots/index.ts'
 
 // `npm run simulate`: the client behaviours against a fake fetch (unit), then

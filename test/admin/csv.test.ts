@@ -1,0 +1,70 @@
+// Unit tests of the CSV export (src/report/csv.ts): RFC 4180 quoting and
+// spreadsheet formula injection.
+import { describe, expect, it } from 'vitest'
+import { csvCell, toCsv } from '../../src/admin/csv.ts'
+import { buildReport } from '../../src/admin/judgment.ts'
+import { T0 } from '../support/report-fixtures.ts'
+
+describe('csvCell', () => {
+  it('quotes fields holding a comma, quote or line break, doubling inner quotes (RFC 4180 §2)', () => {
+    expect(csvCell('plain')).toBe('plain')
+    expect(csvCell('a,b')).toBe('"a,b"')
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""')
+    expect(csvCell('two\nlines')).toBe('"two\nlines"')
+    expect(csvCell('cr\rlf')).toBe('"cr\rlf"')
+  })
+
+  it('defuses cells a spreadsheet would read as a formula', () => {
+    expect(csvCell('=HYPERLINK("http://evil.example","x")')).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")"`)
+    expect(csvCell('+1')).toBe("'+1")
+    expect(csvCell('-2+3')).toBe("'-2+3")
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)")
+    expect(csvCell('\t=1')).toBe("'\t=1")
+    expect(csvCell('a=b')).toBe('a=b')
+  })
+
+  it('shows invisible and bidi characters as escapes, so a lookalike agent reads as one', () => {
+    expect(csvCell('g\u200bptbot')).toBe('g\\u{200B}ptbot')
+    expect(csvCell('evil\u202etobgpt')).toBe('evil\\u{202E}tobgpt')
+    expect(csvCell('\u2066=1+1\u2069')).toBe('\\u{2066}=1+1\\u{2069}')
+    // Tabs and line breaks stay: the quoting carries them.
+    expect(csvCell('a\tb')).toBe('a\tb')
+  })
+
+  it('leaves numbers and booleans alone and writes null as empty', () => {
+    expect(csvCell(42)).toBe('42')
+    expect(csvCell(0.5)).toBe('0.5')
+    expect(csvCell(true)).toBe('true')
+    expect(csvCell(null)).toBe('')
+  })
+})
+
+describe('toCsv', () => {
+  const report = buildReport({
+    filter: { since: T0, until: T0 + 1 }, source: 'd1',
+    agents: [{ agentKey: '=cmd', agentId: null, operator: null, category: null, kind: 'bot', declaredObeys: false }, { agentKey: 'curl', agentId: null, operator: null, category: null, kind: 'tool', declaredObeys: false }],
+    counts: [
+      { agentKey: '=cmd', verification: 'unverified', cls: 'allowed', requests: 2, blocked: 0, sampled: 2, first: T0, last: T0 },
+      { agentKey: '=cmd', verification: 'unverified', cls: 'neverFetched', requests: 1, blocked: 0, sampled: 1, first: T0, last: T0 },
+      { agentKey: 'curl', verification: 'unverified', cls: 'allowed', requests: 1, blocked: 0, sampled: 1, first: T0, last: T0 },
+      { agentKey: '=cmd', verification: 'unknown', cls: 'unknown', requests: 1, blocked: 0, sampled: 1, first: T0, last: T0 },
+    ],
+    paths: [{ cls: 'neverFetched', agentKey: '=cmd', host: 'example.com', path: '/a,b', requests: 1 }],
+    rules: [], groupUses: [], texts: new Map(), timeline: [], timelineBin: 3_600_000,
+    coverage: { counts: { since: T0, until: T0 }, samples: null, paths: { since: T0, until: T0, other: 0 }, summary: '' },
+  })
+
+  it('writes a header and one CRLF-terminated row per agent, tool and claim', () => {
+    const lines = toCsv(report).split('\r\n')
+    expect(lines).toHaveLength(5)
+    expect(lines[0]).toMatch(/^section,agent,operator,category,verdict,reason,requests,/)
+    expect(lines[0]).toMatch(/,new_host,unclassified,last_seen$/)
+    expect(lines[4]).toBe('')
+    expect(lines[1]).toBe(
+      "agent,'=cmd,,,not enough data,\"only 3 judged requests (20 needed), 1 disallowed request without fetching robots.txt\",3,1,0,0,0,1,0,1," +
+        '2026-01-05T10:00:00.000Z,2026-01-05T10:00:00.000Z,0,,0,"/a,b",0,0,2026-01-05T10:00:00.000Z',
+    )
+    expect(lines[2]).toMatch(/^tool,curl,/)
+    expect(lines[3]).toMatch(/^unchecked,'=cmd,,,claims that could not be checked \(not counted against the agent\),,1,1,/)
+  })
+})

@@ -1,0 +1,64 @@
+// The request shapes a replay reads (migrations/0006, UPSERT_SHAPES in
+// src/storage/ledger-sql.ts), written by the real write path into a local
+// D1: every genuine request counted once per (day, host, agent, version,
+// path), spoofed claims and robots.txt fetches left out, and the cap per
+// agent, host and day with its "other" row.
+import { env } from 'cloudflare:test'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { writeEvents } from '../../src/ledger/ledger.ts'
+import { DAY, HOUR, T0, fetched, googlebot, googlebotImage, gptbot, judged } from '../support/report-fixtures.ts'
+import { clearLedger } from '../support/workerd/ledger-tables.ts'
+
+const db = env.DB
+
+interface ShapeRow { day: number; host: string; agent_key: string; robots_version: string; path: string; agent_tokens: string; requests: number; paths: number }
+
+async function shapes(): Promise<ShapeRow[]> {
+  return (await db.prepare('SELECT * FROM shapes_daily ORDER BY day, host, agent_key, robots_version, path').all<ShapeRow>()).results
+}
+
+beforeEach(() => clearLedger(db))
+
+describe('request shapes', () => {
+  it('counts every genuine request once per day, host, agent, version and path, allowed or not', async () => {
+    await writeEvents(db, [
+      judged({ path: '/a' }),
+      judged({ path: '/a', time: T0 + HOUR }),
+      judged({ path: '/admin/x', allowed: false, verification: 'unverified' }),
+      judged({ path: '/a', robotsVersion: 'v2', time: T0 + 2 * HOUR }),
+      judged({ path: '/a', time: T0 + DAY }),
+      judged({ agent: googlebotImage, path: '/img.png', verification: 'unknown' }),
+      // Not the agent it names, and not a request: left out.
+      judged({ path: '/a', verification: 'spoofed' }),
+      fetched(),
+    ])
+    await writeEvents(db, [judged({ path: '/a', time: T0 + 3 * HOUR })])
+    const day = Math.floor(T0 / DAY) * DAY
+    const rows = (await shapes()).filter((r) => r.path !== '')
+    expect(rows.map((r) => [r.day - day, r.agent_key, r.robots_version, r.path, r.agent_tokens, r.requests])).toEqual([
+      [0, 'googlebot', 'v1', '/a', 'googlebot', 3],
+      [0, 'googlebot', 'v1', '/admin/x', 'googlebot', 1],
+      [0, 'googlebot', 'v2', '/a', 'googlebot', 1],
+      [0, 'googlebot-image', 'v1', '/img.png', 'googlebot-image googlebot', 1],
+      [DAY, 'googlebot', 'v1', '/a', 'googlebot', 1],
+    ])
+    // Each (day, host, agent) row under path '' counts the shapes it holds; nothing went beyond the cap.
+    expect((await shapes()).filter((r) => r.path === '').map((r) => [r.day - day, r.agent_key, r.paths, r.requests])).toEqual([
+      [0, 'googlebot', 3, 0], [0, 'googlebot-image', 1, 0], [DAY, 'googlebot', 1, 0],
+    ])
+  })
+
+  it('gives the first 1,000 shapes of an agent, host and day a row each and adds the rest up under path ""', async () => {
+    const batch = (from: number, n: number, agent = gptbot) => Array.from({ length: n }, (_, i) => judged({ agent, path: `/p/${from + i}`, time: T0 + i }))
+    await writeEvents(db, batch(0, 600))
+    await writeEvents(db, [...batch(600, 500), ...batch(0, 3), judged({ agent: googlebot, path: '/g' })])
+    const rows = await shapes()
+    const gpt = rows.filter((r) => r.agent_key === 'gptbot')
+    expect(gpt.filter((r) => r.path !== '')).toHaveLength(1000)
+    const other = gpt.find((r) => r.path === '')
+    // 1,103 requests: 1,000 shapes, 3 of them twice, 100 beyond the cap.
+    expect(other).toMatchObject({ paths: 1000, requests: 100 })
+    expect(gpt.reduce((n, r) => n + r.requests, 0)).toBe(1103)
+    expect(rows.find((r) => r.agent_key === 'googlebot' && r.path === '/g')?.requests).toBe(1)
+  })
+})
