@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { ipRangeLists, parseIpRanges, type IpRangeList, type IpRangeSet } from '../src/core/agents/index.ts'
+import { type IpRangeList } from '../src/core/agents/index.ts'
+import { ipRangeLists, parseIpRanges, type IpRangeSet } from '../src/verify/index.ts'
 
 /**
  * Operators' IP-range lists for a local Worker, so a crawler claim can be

@@ -1,4 +1,5 @@
-import { identifyAgent, verifyClaim, type VerificationRanges } from '../../src/core/agents/index.ts'
+import { identifyAgent } from '../../src/core/agents/index.ts'
+import { verifyClaim, type VerificationRanges } from '../../src/verify/index.ts'
 import type { Policy } from '../../src/core/config/index.ts'
 import { declaredBot, judge } from '../../src/core/judge/judge.ts'
 import { CLIENTS, SITE_PATHS, pick, randomSource, type ClientSpec } from '../simulate/clients.ts'

@@ -1,5 +1,5 @@
 import { identifyAgent, type AgentIdentity } from '../../src/core/agents/index.ts'
-import { USER_TRIGGERED_FETCHERS } from '../../src/core/judge/exempt.ts'
+import { USER_TRIGGERED_FETCHERS } from '../../src/core/agents/exempt.ts'
 import { compileRobotsTxt, type RobotsMatcher } from '../../src/core/robots/index.ts'
 import { CLIENTS, SITE_PATHS, pick, randomSource, type ClientSpec } from './clients.ts'
 

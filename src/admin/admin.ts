@@ -1,6 +1,6 @@
-import type { RobotsEdgeEnv } from '../edge/env.ts'
+import { createCoverageReader } from '../verify/store/coverage.ts'
+import type { AdminBindings } from './env.ts'
 import { createReportApp } from './routes.ts'
-import { createWiring } from '../edge/wiring.ts'
 
 /**
  * The admin half of the template's two Workers: the report, the dashboard
@@ -20,8 +20,9 @@ import { createWiring } from '../edge/wiring.ts'
  * import { createAdminWorker } from 'robots-edge'
  * export default createAdminWorker()
  */
-export function createAdminWorker(): ExportedHandler<RobotsEdgeEnv> {
-  const wiring = createWiring()
-  const app = createReportApp({ coverage: (c) => wiring.coverage(c) })
+export function createAdminWorker(): ExportedHandler<AdminBindings> {
+  // Its own IP-range loader: the edge's wiring (the recorder, Web Bot Auth) stays out of this bundle.
+  const readCoverage = createCoverageReader()
+  const app = createReportApp({ coverage: (c) => readCoverage(c.env) })
   return { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }
 }

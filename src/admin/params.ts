@@ -3,7 +3,7 @@
  * bad one refused with a message that names it and says what would do.
  */
 import type { Context } from 'hono'
-import type { AppEnv } from '../package/app.ts'
+import type { AdminEnv } from './env.ts'
 import type { ReportFilter } from './types.ts'
 
 const HOUR = 3_600_000
@@ -108,7 +108,7 @@ export function failure(c: Context, error: unknown): Response {
 }
 
 /** The ledger: a Worker without a `DB` binding records nothing, and its report is a 503 that says why. */
-export function ledgerOf(c: Context<AppEnv>): D1Database {
+export function ledgerOf(c: Context<AdminEnv>): D1Database {
   const db = c.env?.DB
   if (db === undefined) throw new Error('no D1 binding "DB": this Worker records nothing')
   return db

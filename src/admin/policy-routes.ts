@@ -5,7 +5,7 @@
  * the same admin token and headers; bounds and errors as the report's.
  */
 import type { Context, Hono } from 'hono'
-import type { AppEnv } from '../package/app.ts'
+import type { AdminEnv } from './env.ts'
 import { agents } from '../core/agents/index.ts'
 import { readBoundedText } from '../core/http/bounded-body.ts'
 import { DEFAULTS } from '../core/config/index.ts'
@@ -62,7 +62,7 @@ function tokensOf(name: string, value: unknown, fallback: readonly string[]): Se
 const BODY_KEYS = ['robotsTxt', 'exempt', 'protect']
 
 /** The impact request: the range from the query, the candidate and the lists from the JSON body. Throws BadParam. */
-async function impactRequestOf(c: Context<AppEnv>, now: number) {
+async function impactRequestOf(c: Context<AdminEnv>, now: number) {
   const filter: ImpactFilter = filterOf(new URL(c.req.url), now, ['since', 'until', 'host', 'agent'])
   let body: unknown
   try {
@@ -82,7 +82,7 @@ async function impactRequestOf(c: Context<AppEnv>, now: number) {
 }
 
 /** Mounts the history routes and the impact route under `api` (e.g. /_robots/api). Auth and headers are the caller's. */
-export function policyRoutes(app: Hono<AppEnv>, api: string, now: () => number): void {
+export function policyRoutes(app: Hono<AdminEnv>, api: string, now: () => number): void {
   app.get(`${api}/history`, async (c) => {
     try {
       const host = hostParam(readQuery(new URL(c.req.url), ['host']).get('host'))

@@ -7,10 +7,9 @@
 import type { Context } from 'hono'
 // hono/tiny: the same Hono with its smallest router; see src/app.ts.
 import { Hono } from 'hono/tiny'
-import type { AppEnv } from '../package/app.ts'
+import type { AdminBindings, AdminEnv } from './env.ts'
 import { registry } from '../core/agents/index.ts'
 import type { VerificationCoverage } from '../verify/coverage.ts'
-import type { RobotsEdgeEnv } from '../edge/env.ts'
 import { adminAuth } from './admin-auth.ts'
 import { getStorageNotes } from '../ledger/losses.ts'
 import { getAnalyticsEngineJudgedReport } from './ae-report.ts'
@@ -103,7 +102,7 @@ function capped(report: Report) {
 }
 
 /** The Analytics Engine source from the secrets, or undefined when they are not set. */
-function analyticsEngineOf(env: RobotsEdgeEnv | undefined): AnalyticsEngineSource | undefined {
+function analyticsEngineOf(env: AdminBindings | undefined): AnalyticsEngineSource | undefined {
   const accountId = env?.AE_ACCOUNT_ID
   const apiToken = env?.AE_API_TOKEN
   return accountId && apiToken ? { accountId, apiToken, dataset: env?.AE_DATASET || 'robots_edge_events' } : undefined
@@ -133,11 +132,11 @@ function analyticsEngineFailure(c: Context, error: unknown): Response {
 
 export interface ReportRoutesOptions {
   /** The admin token. Default: the `ROBOTS_ADMIN_TOKEN` secret. */
-  token?: (c: Context<AppEnv>) => string | undefined
+  token?: (c: Context<AdminEnv>) => string | undefined
   /** The clock, for relative times and the default range. Default: `Date.now`. */
   now?: () => number
   /** Verification coverage per operator, served at `/_robots/api/verification`. Default: none (that path is a 404). */
-  coverage?: (c: Context<AppEnv>) => Promise<VerificationCoverage>
+  coverage?: (c: Context<AdminEnv>) => Promise<VerificationCoverage>
 }
 
 /**
@@ -150,9 +149,11 @@ export interface ReportRoutesOptions {
  * @example
  * createApp(config, { routes: (app) => reportRoutes(app) })
  */
-export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {}): void {
+export function reportRoutes<E extends AdminEnv>(host: Hono<E>, options: ReportRoutesOptions = {}): void {
+  // The routes read only the admin's bindings, which any app mounting them holds (E extends AdminEnv).
+  const app = host as unknown as Hono<AdminEnv>
   const now = options.now ?? Date.now
-  const token = options.token ?? ((c: Context<AppEnv>) => c.env?.ROBOTS_ADMIN_TOKEN)
+  const token = options.token ?? ((c: Context<AdminEnv>) => c.env?.ROBOTS_ADMIN_TOKEN)
   const categories = [...new Set(registry.map((a) => a.category))].sort()
   const api = `${REPORT_BASE}/api`
 
@@ -170,7 +171,7 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
       : c.text('401 Unauthorized: this page needs the robots-edge admin token. Sign in with any user name and the token as the password.\n', 401),
   }))
 
-  const notFound = (c: Context<AppEnv>) => c.json({ error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv, /api/agents/:agent/requests, /api/verification, /api/history, /api/history/version and POST /api/impact` }, 404)
+  const notFound = (c: Context<AdminEnv>) => c.json({ error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv, /api/agents/:agent/requests, /api/verification, /api/history, /api/history/version and POST /api/impact` }, 404)
   app.use(`${REPORT_BASE}/*`, async function exactPaths(c, next) {
     if (c.req.path.endsWith('/') && c.req.path !== `${REPORT_BASE}/`) return notFound(c)
     await next()
@@ -255,8 +256,8 @@ export function reportRoutes(app: Hono<AppEnv>, options: ReportRoutesOptions = {
  * The report routes alone, without robots.txt or the guard: what the CLI
  * runs in-process over the local D1, so it reads exactly what the API serves.
  */
-export function createReportApp(options: ReportRoutesOptions = {}): Hono<AppEnv> {
-  const app = new Hono<AppEnv>()
+export function createReportApp(options: ReportRoutesOptions = {}): Hono<AdminEnv> {
+  const app = new Hono<AdminEnv>()
   reportRoutes(app, options)
   return app
 }

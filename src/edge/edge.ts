@@ -4,9 +4,9 @@
  * does. Every form of the package is built on it: `robotsEdge()`
  * (robots-edge/hono), `withRobotsEdge` and `createWorker` (robots-edge) with
  * the report in-process, and `createEdgeWorker`, which hands /_robots/ to
- * the admin Worker. The report is a parameter so that a bundle whose entry
- * never passes `inProcessReport` leaves src/report/routes.ts out (package.json
- * says `"sideEffects": false`): that keeps the edge Worker under 64 KiB gzip.
+ * the admin Worker. The report is a parameter: this folder never imports the
+ * admin's code, so the edge Worker's bundle holds none of it whatever the
+ * bundler shakes (package/robots-edge.ts passes the in-process report).
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AgentIdentity } from '../core/agents/index.ts'
@@ -17,7 +17,7 @@ import { botGuard, recordRobotsFetch, type BotGuardEnv } from './middleware/bot-
 import { responseSignals } from './middleware/response-signals.ts'
 import { robotsTxt } from './middleware/robots-txt.ts'
 import { REPORT_BASE } from '../core/report-base.ts'
-import { createReportApp, type ReportRoutesOptions } from '../admin/routes.ts'
+import type { VerificationCoverage } from '../verify/coverage.ts'
 import { createWiring } from './wiring.ts'
 
 /** The Hono environment of every robots-edge app: its bindings, and the verdict for later handlers. */
@@ -54,16 +54,13 @@ export interface RobotsEdgeOptions {
 /** What a report needs from the edge: verification coverage, when the edge verifies with the IP ranges. */
 export interface ReportDeps {
   /** Verification coverage for /_robots/api/verification; without it that route is a 404. */
-  coverage?: ReportRoutesOptions['coverage']
+  coverage?: (c: Context) => Promise<VerificationCoverage>
 }
 
 /** Builds the report's handler once per isolate; it serves every path under /_robots/. */
 export type ReportFactory = (deps: ReportDeps) => {
   fetch(request: Request, env: unknown, ctx?: ExecutionContext): Response | Promise<Response>
 }
-
-/** The report and dashboard served by the same Worker (`robotsEdge`, `createWorker`, `withRobotsEdge`). */
-export const inProcessReport: ReportFactory = (deps) => createReportApp(deps.coverage ? { coverage: deps.coverage } : {})
 
 /** What `createEdge` builds once per isolate. */
 export interface Edge {
@@ -123,7 +120,7 @@ export function assembleEdge(
     report?: ReportFactory | undefined
     log?: ((line: string) => void) | undefined
     /** Verification coverage, handed to the report. */
-    coverage?: ReportRoutesOptions['coverage']
+    coverage?: (c: Context) => Promise<VerificationCoverage>
   },
 ): Omit<Edge, 'scheduled'> {
   const policies = createPolicies(config)
@@ -214,41 +211,4 @@ export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {},
   }
   const scheduled: ScheduledFn = (_controller, env, ctx) => ctx.waitUntil(wiring.scheduled(env as RobotsEdgeEnv))
   return { policies, middleware, scheduled }
-}
-
-/** The middleware, with the cron handler that belongs to it. */
-export type RobotsEdgeMiddleware = MiddlewareHandler<AppEnv> & {
-  /** The cron's work (refresh IP ranges, prune the ledger): add it to the Worker's default export. */
-  readonly scheduled: ScheduledFn
-}
-
-/**
- * robots-edge in front of a Hono app's own routes, as one middleware:
- * serves /robots.txt from the config, guards every other request (people
- * pass untouched; crawlers are judged by the rules they were served,
- * recorded, and refused where their group says `guard: 'block'`), serves
- * the report and dashboard under /_robots/, then calls `next()`. Later
- * handlers read the verdict as `c.get('robotsVerdict')`.
- *
- * Create it once, at module level: the config is checked there (a bad one
- * throws at start-up, never on a request). Bindings, each optional: `DB`
- * (D1, the ledger), `ROBOTS_KV` (KV, IP ranges), `ROBOTS_AE`, and the
- * secrets `ROBOTS_ADMIN_TOKEN` and `IP_HASH_SALT`. Options: `record`,
- * `verify`, `report` (default true), `log` (default `console.log`), `warn`
- * (default `console.warn`).
- *
- * @example
- * import { Hono } from 'hono'
- * import { robotsEdge } from 'robots-edge/hono'
- * import config from './robots.config.ts'
- *
- * const edge = robotsEdge(config)
- * const app = new Hono()
- * app.use(edge)
- * app.get('/', (c) => c.text('Hello'))
- * export default { fetch: app.fetch, scheduled: edge.scheduled }
- */
-export function robotsEdge(config: ConfigInput, options: RobotsEdgeOptions = {}): RobotsEdgeMiddleware {
-  const edge = createEdge(config, options, inProcessReport)
-  return Object.assign(edge.middleware, { scheduled: edge.scheduled })
 }

@@ -1,3 +1,5 @@
+export { kvOf } from '../verify/store/kv.ts'
+
 /**
  * The bindings, vars and secrets robots-edge reads from a Worker's `env`.
  * Every one is optional: a Worker that declares none still serves
@@ -39,10 +41,4 @@ export interface RobotsEdgeEnv {
 export function d1Of(env: unknown): D1Database | undefined {
   const db = (env as RobotsEdgeEnv | undefined)?.DB
   return typeof db?.prepare === 'function' && typeof db.batch === 'function' ? db : undefined
-}
-
-/** A KV binding, checked by shape. */
-export function kvOf(env: unknown): KVNamespace | undefined {
-  const kv = (env as RobotsEdgeEnv | undefined)?.ROBOTS_KV
-  return typeof kv?.get === 'function' && typeof kv.put === 'function' ? kv : undefined
 }

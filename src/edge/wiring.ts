@@ -5,7 +5,8 @@ import { claimBySignature, verifySignedRequest } from '../verify/web-bot-auth.ts
 import type { Policy } from '../core/config/index.ts'
 import { d1Of, kvOf, type RobotsEdgeEnv } from './env.ts'
 import type { JudgedRequest, SignatureEvidence, Verification } from '../core/events.ts'
-import { verificationCoverage, type VerificationCoverage } from '../verify/coverage.ts'
+import type { VerificationCoverage } from '../verify/coverage.ts'
+import { createCoverageReader } from '../verify/store/coverage.ts'
 import { createHostGate } from '../ledger/hosts.ts'
 import { createIpRangeLoader } from '../verify/store/ip-range-loader.ts'
 import { refreshIpRanges } from '../verify/store/ip-ranges.ts'
@@ -44,6 +45,7 @@ export function createWiring(): Wiring {
   let db: D1Database | undefined
   const loadIpRanges = createIpRangeLoader()
   const keyDirectories = createKeyDirectories()
+  const readCoverage = createCoverageReader(loadIpRanges)
   // What each request's signature showed, from verify() to record(), which sees the same request.
   const signatures = new WeakMap<Request, SignatureEvidence>()
 
@@ -99,12 +101,7 @@ export function createWiring(): Wiring {
       return verifyClaim(identity.id, ip, cf, ranges)
     },
 
-    async coverage(c) {
-      const kv = kvOf(envOf(c))
-      // Reading first picks up a refresh that landed since the last request.
-      if (kv) await loadIpRanges(kv)
-      return verificationCoverage(loadIpRanges.snapshot(), Date.now())
-    },
+    coverage: (c) => readCoverage(c.env),
 
     async scheduled(env, now = Date.now()) {
       // A Worker without one of the bindings has that feature off (said once, on the first request).

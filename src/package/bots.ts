@@ -10,5 +10,7 @@
  * // ['googlebot']
  */
 export * from '../core/agents/index.ts'
-// Here and not in ../bots/index.ts, which the Worker imports: the Worker needs no documentation URLs.
+// The operators' published IP ranges and the check of a claim against them.
+export * from '../verify/index.ts'
+// Here and not in ../core/agents/index.ts, which the Worker imports: the Worker needs no documentation URLs.
 export { agentDocs } from '../core/agents/registry/sources.ts'

@@ -25,7 +25,8 @@
  */
 import type { RobotsJudgment } from '../edge/middleware/bot-guard.ts'
 
-export { robotsEdge, type AppEnv, type RecordFn, type RobotsEdgeMiddleware, type RobotsEdgeOptions, type ScheduledFn, type VerifyFn } from '../edge/edge.ts'
+export { robotsEdge, type RobotsEdgeMiddleware } from './robots-edge.ts'
+export type { AppEnv, RecordFn, RobotsEdgeOptions, ScheduledFn, VerifyFn } from '../edge/edge.ts'
 export { robotsTxt, type RobotsTxtOptions } from '../edge/middleware/robots-txt.ts'
 export { botGuard, type BotGuardEnv, type BotGuardOptions, type RobotsJudgment } from '../edge/middleware/bot-guard.ts'
 export { responseSignals, type ResponseSignalsOptions } from '../edge/middleware/response-signals.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseIpRanges, type IpRangeSet } from '../../src/core/agents/index.ts'
+import { parseIpRanges, type IpRangeSet } from '../../src/verify/index.ts'
 import { STALE_AFTER_MS, verificationCoverage, type LoadedRanges } from '../../src/verify/coverage.ts'
 
 // Verification coverage per operator (issue 8 §2), from what one isolate has loaded.

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { IpRangeSet, parseIpRanges, type IpRangeFormat } from '../../src/core/agents/index.ts'
+import { type IpRangeFormat } from '../../src/core/agents/index.ts'
+import { IpRangeSet, parseIpRanges } from '../../src/verify/index.ts'
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/ip-ranges/${name}`, import.meta.url), 'utf8')
 const cidrs = (...lines: string[]): IpRangeSet => parseIpRanges(lines.join('\n'), 'cidr-lines').set

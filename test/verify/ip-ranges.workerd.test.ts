@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { IpRangeSet, ipRangeLists, parseIpRanges, verifyClaim } from '../../src/core/agents/index.ts'
+import { IpRangeSet, ipRangeLists, parseIpRanges, verifyClaim } from '../../src/verify/index.ts'
 import { createIpRangeLoader } from '../../src/verify/store/ip-range-loader.ts'
 import { IP_RANGES_INDEX_KEY, IP_RANGES_KEY_PREFIX, IP_RANGES_VERSION_KEY, ipRangesKey, refreshIpRanges, type FetchFn, type IpRangesIndex, type IpRangesMetadata } from '../../src/verify/store/ip-ranges.ts'
 import bingbot from '../fixtures/ip-ranges/bingbot.json?raw'

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ipRangeListsOf, ipRangeLists, parseIpRanges, registry, verifyClaim, type AgentEntry, type IpRangeSet, type VerificationRanges } from '../../src/core/agents/index.ts'
+import { registry, type AgentEntry } from '../../src/core/agents/index.ts'
+import { ipRangeListsOf, ipRangeLists, parseIpRanges, verifyClaim, type IpRangeSet, type VerificationRanges } from '../../src/verify/index.ts'
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/ip-ranges/${name}`, import.meta.url), 'utf8')
 

@@ -1,5 +1,3 @@
 export { identifyAgent, type AgentIdentity } from './identify.ts'
 export { agents, getAgent, registry, tools, type AgentId, type KnownAgent, type KnownAgentToken, type KnownToken } from './registry.ts'
 export type { AgentCategory, AgentEntry, AgentPurpose, AgentVerification, IpRangeFormat, IpRangeList, ToolEntry } from './types.ts'
-export { IpRangeSet, parseIpRanges, type IpRangeSetJSON, type ParsedIpRanges } from '../../verify/ip-ranges.ts'
-export { ipRangeListsOf, ipRangeLists, verifyClaim, type CfBotSignals, type VerificationRanges } from '../../verify/verify.ts'

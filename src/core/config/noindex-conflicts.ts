@@ -1,6 +1,6 @@
 import type { Policy } from './policy.ts'
 import type { RobotsConfig } from './types.ts'
-import { list, listPath, type ConfigIssue } from './validate.ts'
+import { list, listPath, type ConfigIssue } from './validate-fields.ts'
 
 /** The shortest URL path a pattern matches: each `*` matching nothing, a final `$` dropped. */
 const shortestMatch = (pattern: string) => pattern.replace(/\$$/, '').replaceAll('*', '')

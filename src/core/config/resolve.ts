@@ -1,5 +1,5 @@
 import { agents } from '../agents/index.ts'
-import { USER_TRIGGERED_FETCHERS } from '../judge/exempt.ts'
+import { USER_TRIGGERED_FETCHERS } from '../agents/exempt.ts'
 import { normalizeEncoding } from '../robots/index.ts'
 import { strictest, USAGE_CATEGORIES } from './content-usage.ts'
 import type { ConfigContext, ConfigInput, ContentUsage, ResolvedConfig, ResolvedRule, RobotsConfig, RuleConfig, SingleRuleConfig } from './types.ts'

@@ -1,6 +1,6 @@
 import { USAGE_CATEGORIES } from './content-usage.ts'
 import type { IndexingDirective } from './types.ts'
-import { checkLineSafe, checkPattern, checkToken, isObject, list, listPath, NOINDEX_KEYS, show, unknownKeys, type Issues } from './validate.ts'
+import { checkLineSafe, checkPattern, checkToken, isObject, list, listPath, NOINDEX_KEYS, show, unknownKeys, type Issues } from './validate-fields.ts'
 
 /**
  * Validation of the signals beyond RFC 9309 that the Worker also sends as

@@ -1,5 +1,5 @@
 import type { ForwardedHeaders } from '../../core/config/index.ts'
-import { sameSecret } from '../../admin/admin-auth.ts'
+import { sameSecret } from '../../core/http/same-secret.ts'
 
 /**
  * What the Worker forwards to the origin, and what it never does: no client

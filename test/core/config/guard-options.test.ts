@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError, createPolicies, formatIssue, resolveConfig, validateConfig, type RobotsConfig } from '../../../src/core/config/index.ts'
-import { USER_TRIGGERED_FETCHERS } from '../../../src/core/judge/exempt.ts'
+import { USER_TRIGGERED_FETCHERS } from '../../../src/core/agents/exempt.ts'
 
 // The guard's config options: `guard.exempt` and `forwardedHeaders`. Checked
 // strictly at start-up, each error naming the field and the fix.

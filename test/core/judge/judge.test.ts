@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { identifyAgent, type AgentIdentity } from '../../../src/core/agents/index.ts'
 import { createPolicies, type ConfigInput } from '../../../src/core/config/index.ts'
 import { buildEvent } from '../../../src/core/judge/event.ts'
-import { USER_TRIGGERED_FETCHERS } from '../../../src/core/judge/exempt.ts'
+import { USER_TRIGGERED_FETCHERS } from '../../../src/core/agents/exempt.ts'
 import { decide } from '../../../src/core/judge/judge.ts'
 import { decodeUnreserved } from '../../../src/core/judge/readings.ts'
 
