@@ -23,8 +23,8 @@
  */
 import { parseArgs } from 'node:util'
 import { adminToken, FIXTURE_LISTS, ipRangeEntries, seedLocalKv, waitForRanges } from '../dev/ip-ranges.ts'
-import { formatReport } from './simulate/report.ts'
-import { readRobotsTxt, simulate, WorkerUnreachable, type Progress } from './simulate/run.ts'
+import { formatReport } from '../dev/simulate/report.ts'
+import { readRobotsTxt, simulate, WorkerUnreachable, type Progress } from '../dev/simulate/run.ts'
 
 const USAGE = 'usage: npm run simulate -- [--url http://localhost:8787] [--seconds 60] [--rate 30] [--no-seed]'
 

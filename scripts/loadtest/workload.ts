@@ -2,7 +2,7 @@ import { identifyAgent } from '../../src/core/agents/index.ts'
 import { verifyClaim, type VerificationRanges } from '../../src/verify/index.ts'
 import type { Policy } from '../../src/core/config/index.ts'
 import { declaredBot, judge } from '../../src/core/judge/judge.ts'
-import { CLIENTS, SITE_PATHS, pick, randomSource, type ClientSpec } from '../simulate/clients.ts'
+import { CLIENTS, SITE_PATHS, pick, randomSource, type ClientSpec } from '../../dev/simulate/clients.ts'
 
 /**
  * The load test's request mix, and what the Worker must do with each
@@ -26,7 +26,7 @@ export interface Template {
 
 const byName = (name: string): ClientSpec => {
   const spec = CLIENTS.find((c) => c.name === name)
-  if (spec === undefined) throw new Error(`loadtest: no client named ${name} in scripts/simulate/clients.ts`)
+  if (spec === undefined) throw new Error(`loadtest: no client named ${name} in dev/simulate/clients.ts`)
   return spec
 }
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtWorkers } from '../support/built-workers.ts'
 import { startWorker, waitForLedger, type LocalWorker } from '../../dev/worker.ts'
 import { run } from '../../src/cli/main.ts'
-import { simulate } from '../../scripts/simulate/run.ts'
+import { simulate } from '../../dev/simulate/run.ts'
 import { loadConfig, policyFor } from '../../src/cli/config.ts'
 import { captureIo, jsonOf } from '../support/cli-io.ts'
 

@@ -83,7 +83,7 @@ export const CLIENTS: readonly ClientSpec[] = [
 ]
 
 /** Deterministic pseudo-random numbers in [0, 1), so a run can be repeated (the benchmarks' mulberry32). */
-export { rng as randomSource } from '../../dev/harness.ts'
+export { rng as randomSource } from '../harness.ts'
 
 /** Picks one of `items` at random, or undefined when there is none. */
 export function pick<T>(items: readonly T[], random: () => number): T | undefined {
