@@ -8,7 +8,7 @@
 import { COUNTED_CLASSES } from '../ledger/classes.ts'
 import { describeCoverage, formatSpan, planRange } from './coverage.ts'
 import { num, queryAnalyticsEngine, str, whereOf, type AnalyticsEngineSource } from './analytics-engine.ts'
-import { buildReport } from './judgment.ts'
+import { buildReport } from './report.ts'
 import type { AgentInfo, CounterRow, GroupUse, PathRow, Report, ReportFilter, RequestClass, RuleCount, TimelineBin } from './types.ts'
 
 const COUNTED = COUNTED_CLASSES.map((c) => `'${c}'`).join(', ')

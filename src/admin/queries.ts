@@ -8,7 +8,7 @@
 import { COUNTED_CLASSES, COUNTED_SQL } from '../ledger/classes.ts'
 import { SAMPLE_BUDGET } from '../ledger/rollups.ts'
 import { describeCoverage, planRange, type RangePlan } from './coverage.ts'
-import { buildReport } from './judgment.ts'
+import { buildReport } from './report.ts'
 import type { AgentInfo, CounterRow, GroupUse, PathRow, Report, ReportFilter, RuleCount, TimelineBin } from './types.ts'
 
 export { getAgentRequests, MAX_PAGE } from './samples.ts'

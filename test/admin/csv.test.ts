@@ -2,7 +2,7 @@
 // spreadsheet formula injection.
 import { describe, expect, it } from 'vitest'
 import { csvCell, toCsv } from '../../src/admin/csv.ts'
-import { buildReport } from '../../src/admin/judgment.ts'
+import { buildReport } from '../../src/admin/report.ts'
 import { T0 } from '../support/report-fixtures.ts'
 
 describe('csvCell', () => {

@@ -7,7 +7,7 @@
  * CSP forbids inline script.
  */
 import type { ReportSource } from '../types.ts'
-import { THRESHOLDS } from '../verdict.ts'
+import { THRESHOLDS } from '../compliance.ts'
 
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 

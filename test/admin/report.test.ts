@@ -1,9 +1,9 @@
 // Unit tests of the pure judgment (src/report/judgment.ts, verdict.ts), in
 // plain Node: counter rows in, verdicts out.
 import { describe, expect, it } from 'vitest'
-import { buildReport, GRACE_MS, groupRestricts } from '../../src/admin/judgment.ts'
+import { buildReport, GRACE_MS, groupRestricts } from '../../src/admin/report.ts'
 import type { AgentInfo, CounterRow, ReportInput } from '../../src/admin/types.ts'
-import { MIN_JUDGED_REQUESTS, REPEATED_AT_LEAST, REPEATED_SHARE, verdictFor } from '../../src/admin/verdict.ts'
+import { MIN_JUDGED_REQUESTS, REPEATED_AT_LEAST, REPEATED_SHARE, verdictFor } from '../../src/admin/compliance.ts'
 import { HOUR, T0 } from '../support/report-fixtures.ts'
 
 const texts = new Map([

@@ -10,10 +10,10 @@ import { GRACE_MS, isCounted } from '../ledger/classes.ts'
 import type {
   AgentEvidence, AgentInfo, AgentReport, CounterRow, PathCount, Report, ReportInput, SpoofReport, ViolationClass,
 } from './types.ts'
-import { THRESHOLDS, verdictFor } from './verdict.ts'
+import { THRESHOLDS, verdictFor } from './compliance.ts'
 
 export { GRACE_MS }
-export { MIN_JUDGED_REQUESTS, verdictFor } from './verdict.ts'
+export { MIN_JUDGED_REQUESTS, verdictFor } from './compliance.ts'
 /** Paths shown as examples per agent. */
 export const EXAMPLE_PATHS = 5
 /** Rows in topRules and topPaths. */
