@@ -2,7 +2,7 @@
  * The evidence rule (issue 8 §3), pure: from one agent's counted requests to
  * its verdict and the sentence behind it.
  */
-import type { AgentEvidence, AgentVerdict, VerdictThresholds } from './types.ts'
+import type { AgentEvidence, AgentCompliance, ComplianceThresholds } from './types.ts'
 
 /**
  * Judged requests below which a clean record proves little: an agent that
@@ -16,7 +16,7 @@ export const REPEATED_AT_LEAST = 3
 /** ...making at least this share of the agent's judged requests; fewer are isolated violations. */
 export const REPEATED_SHARE = 0.01
 
-export const THRESHOLDS: VerdictThresholds = {
+export const THRESHOLDS: ComplianceThresholds = {
   repeatedAtLeast: REPEATED_AT_LEAST, repeatedShare: REPEATED_SHARE, minRequests: MIN_JUDGED_REQUESTS, graceHours: 24,
 }
 
@@ -49,7 +49,7 @@ function excused(grace: number, newHost: number): string {
  * 5. robots.txt disallowed nothing for it: nothing to ignore, so not enough data;
  * 6. otherwise it complies.
  */
-export function verdictFor(ev: Evidence): { verdict: AgentVerdict; reason: string } {
+export function complianceFor(ev: Evidence): { verdict: AgentCompliance; reason: string } {
   const { afterFetch, staleCopy, neverFetched, grace } = ev.violations
   const newHost = ev.violations.newHost ?? 0
   const read = afterFetch + staleCopy

@@ -10,10 +10,10 @@ import { GRACE_MS, isCounted } from '../ledger/classes.ts'
 import type {
   AgentEvidence, AgentInfo, AgentReport, CounterRow, PathCount, Report, ReportInput, SpoofReport, ViolationClass,
 } from './types.ts'
-import { THRESHOLDS, verdictFor } from './compliance.ts'
+import { THRESHOLDS, complianceFor } from './compliance.ts'
 
 export { GRACE_MS }
-export { MIN_JUDGED_REQUESTS, verdictFor } from './compliance.ts'
+export { MIN_JUDGED_REQUESTS, complianceFor } from './compliance.ts'
 /** Paths shown as examples per agent. */
 export const EXAMPLE_PATHS = 5
 /** Rows in topRules and topPaths. */
@@ -193,7 +193,7 @@ function toAgentReport(key: string, t: Tally, agent: AgentInfo | undefined, path
   }
   return {
     agentKey: key, agentId: agent?.agentId ?? null, operator: agent?.operator ?? null, category: agent?.category ?? null,
-    kind: agent?.kind ?? null, declaredObeys: agent?.declaredObeys ?? null, ...verdictFor(evidence), evidence, lastSeen: t.lastSeen,
+    kind: agent?.kind ?? null, declaredObeys: agent?.declaredObeys ?? null, ...complianceFor(evidence), evidence, lastSeen: t.lastSeen,
   }
 }
 

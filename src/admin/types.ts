@@ -11,7 +11,7 @@ export type { RequestClass }
  * The plain answer per agent (issue 8 §3): `ignores robots.txt` needs
  * repeated evidence; a few counted violations are `isolated violations`.
  */
-export type AgentVerdict = 'ignores robots.txt' | 'isolated violations' | 'complies' | 'not enough data'
+export type AgentCompliance = 'ignores robots.txt' | 'isolated violations' | 'complies' | 'not enough data'
 
 /**
  * Why a disallowed request was made, as far as the ledger could tell when it
@@ -149,7 +149,7 @@ export interface AgentReport {
   readonly category: string | null
   readonly kind: string | null
   readonly declaredObeys: boolean | null
-  readonly verdict: AgentVerdict
+  readonly verdict: AgentCompliance
   /** One sentence behind the verdict, for people. */
   readonly reason: string
   readonly evidence: AgentEvidence
@@ -193,7 +193,7 @@ export interface PathCount {
 }
 
 /** The evidence rule (issue 8 §3), stated with the numbers the judgment uses. */
-export interface VerdictThresholds {
+export interface ComplianceThresholds {
   /** Fewer counted violations than this are isolated. */
   readonly repeatedAtLeast: number
   /** So are counted violations under this share of the agent's judged requests. */
@@ -241,7 +241,7 @@ export interface Report {
   readonly timeline: readonly TimelineBin[]
   readonly timelineBin: number
   readonly coverage: Coverage
-  readonly thresholds: VerdictThresholds
+  readonly thresholds: ComplianceThresholds
 }
 
 /** One stored event (a request sample), as the drill-down returns it. */

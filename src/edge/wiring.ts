@@ -32,7 +32,7 @@ export interface Wiring {
   readonly recorder: () => Recorder | undefined
 }
 
-const envOf = (c: Context): RobotsEdgeEnv => c.env as RobotsEdgeEnv
+const bindingsOf = (c: Context): RobotsEdgeEnv => c.env as RobotsEdgeEnv
 
 /** The Worker version serving this request, where wrangler.toml declares `[version_metadata]`. */
 function deploymentOf(env: RobotsEdgeEnv): Deployment | undefined {
@@ -71,7 +71,7 @@ export function createWiring(): Wiring {
     signatureOf: (request) => signatures.get(request),
 
     async record(judged, c, policy) {
-      const env = envOf(c)
+      const env = bindingsOf(c)
       const database = d1Of(env)
       if (!database) return
       const signature = signatures.get(c.req.raw)
@@ -84,7 +84,7 @@ export function createWiring(): Wiring {
     },
 
     async verify(c, identity) {
-      const kv = kvOf(envOf(c))
+      const kv = kvOf(bindingsOf(c))
       // Web Bot Auth: an unsigned request costs this one header lookup and goes on as before.
       if (c.req.raw.headers.has('signature')) {
         const signed = await verifySignedRequest(c.req.raw, { resolveKey: keyDirectories.resolver(kv) })

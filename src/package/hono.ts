@@ -12,7 +12,7 @@
  * const edge = robotsEdge(config)
  * const app = new Hono()
  * app.use(edge)
- * app.get('/', (c) => c.text(c.get('robotsVerdict')?.action === 'pass' ? 'Hello, crawler' : 'Hello'))
+ * app.get('/', (c) => c.text(c.get('robotsJudgment')?.action === 'pass' ? 'Hello, crawler' : 'Hello'))
  * export default { fetch: app.fetch, scheduled: edge.scheduled }
  *
  * @example
@@ -34,11 +34,13 @@ export { createPolicies, type Policies, type Policy } from '../core/config/index
 export type { RobotsEdgeEnv } from '../edge/env.ts'
 
 declare module 'hono' {
-  // Every app that imports robots-edge/hono can read the verdict with
-  // `c.get('robotsVerdict')`, whatever its own Variables (as hono's own
+  // Every app that imports robots-edge/hono can read the judgment with
+  // `c.get('robotsJudgment')`, whatever its own Variables (as hono's own
   // middleware declare theirs).
   interface ContextVariableMap {
     /** The guard's judgment of this request: set for each crawler it judged; unset for people. */
+    robotsJudgment?: RobotsJudgment
+    /** @deprecated Read `robotsJudgment`: the same object, under the name it had first. */
     robotsVerdict?: RobotsJudgment
   }
 }

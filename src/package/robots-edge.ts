@@ -18,7 +18,7 @@ export type RobotsEdgeMiddleware = MiddlewareHandler<AppEnv> & {
  * pass untouched; crawlers are judged by the rules they were served,
  * recorded, and refused where their group says `guard: 'block'`), serves
  * the report and dashboard under /_robots/, then calls `next()`. Later
- * handlers read the verdict as `c.get('robotsVerdict')`.
+ * handlers read the verdict as `c.get('robotsJudgment')`.
  *
  * Create it once, at module level: the config is checked there (a bad one
  * throws at start-up, never on a request). Bindings, each optional: `DB`

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildReport, GRACE_MS, groupRestricts } from '../../src/admin/report.ts'
 import type { AgentInfo, CounterRow, ReportInput } from '../../src/admin/types.ts'
-import { MIN_JUDGED_REQUESTS, REPEATED_AT_LEAST, REPEATED_SHARE, verdictFor } from '../../src/admin/compliance.ts'
+import { MIN_JUDGED_REQUESTS, REPEATED_AT_LEAST, REPEATED_SHARE, complianceFor } from '../../src/admin/compliance.ts'
 import { HOUR, T0 } from '../support/report-fixtures.ts'
 
 const texts = new Map([
@@ -38,37 +38,37 @@ describe('the evidence rule (issue 8 §3)', () => {
   })
 
   it('calls fewer than 3 counted violations isolated, even after fetching robots.txt', () => {
-    expect(verdictFor({ requests: 197, violations: v({ afterFetch: 1 }), restricted: true })).toEqual({
+    expect(complianceFor({ requests: 197, violations: v({ afterFetch: 1 }), restricted: true })).toEqual({
       verdict: 'isolated violations', reason: '1 counted violation in 197 judged requests: fewer than 3, or under 1 % of its requests, is not a pattern',
     })
-    expect(verdictFor({ requests: 3, violations: v({ staleCopy: 2 }), restricted: false }).verdict).toBe('isolated violations')
+    expect(complianceFor({ requests: 3, violations: v({ staleCopy: 2 }), restricted: false }).verdict).toBe('isolated violations')
   })
 
   it('calls violations under 1 % of the requests isolated, however many', () => {
-    expect(verdictFor({ requests: 10_000, violations: v({ afterFetch: 99 }), restricted: true }).verdict).toBe('isolated violations')
-    expect(verdictFor({ requests: 10_000, violations: v({ afterFetch: 100 }), restricted: true }).verdict).toBe('ignores robots.txt')
+    expect(complianceFor({ requests: 10_000, violations: v({ afterFetch: 99 }), restricted: true }).verdict).toBe('isolated violations')
+    expect(complianceFor({ requests: 10_000, violations: v({ afterFetch: 100 }), restricted: true }).verdict).toBe('ignores robots.txt')
   })
 
   it('says ignores robots.txt on repeated evidence, naming every counted violation', () => {
-    expect(verdictFor({ requests: 24, restricted: true, violations: v({ afterFetch: 4, neverFetched: 20 }) })).toEqual({
+    expect(complianceFor({ requests: 24, restricted: true, violations: v({ afterFetch: 4, neverFetched: 20 }) })).toEqual({
       verdict: 'ignores robots.txt', reason: '4 disallowed requests after fetching robots.txt, and 20 more before any fetch',
     })
-    expect(verdictFor({ requests: 30, restricted: true, violations: v({ neverFetched: 3 }) })).toEqual({
+    expect(complianceFor({ requests: 30, restricted: true, violations: v({ neverFetched: 3 }) })).toEqual({
       verdict: 'ignores robots.txt', reason: '3 disallowed requests in 30 judged requests, without fetching robots.txt for that host first',
     })
   })
 
   it('needs the minimum volume before violations without any fetch say anything', () => {
-    expect(verdictFor({ requests: MIN_JUDGED_REQUESTS - 1, violations: v({ neverFetched: 5 }), restricted: true }).verdict).toBe('not enough data')
-    expect(verdictFor({ requests: MIN_JUDGED_REQUESTS, violations: v({ neverFetched: 1 }), restricted: true }).verdict).toBe('isolated violations')
+    expect(complianceFor({ requests: MIN_JUDGED_REQUESTS - 1, violations: v({ neverFetched: 5 }), restricted: true }).verdict).toBe('not enough data')
+    expect(complianceFor({ requests: MIN_JUDGED_REQUESTS, violations: v({ neverFetched: 1 }), restricted: true }).verdict).toBe('isolated violations')
   })
 
   it('complies only with enough requests and a rule that restricted it; grace and a new host are not held against it', () => {
-    expect(verdictFor({ requests: MIN_JUDGED_REQUESTS - 1, violations: v({}), restricted: true })).toEqual({
+    expect(complianceFor({ requests: MIN_JUDGED_REQUESTS - 1, violations: v({}), restricted: true })).toEqual({
       verdict: 'not enough data', reason: `only ${MIN_JUDGED_REQUESTS - 1} judged requests (${MIN_JUDGED_REQUESTS} needed)`,
     })
-    expect(verdictFor({ requests: 500, violations: v({}), restricted: false }).verdict).toBe('not enough data')
-    expect(verdictFor({ requests: 20, violations: v({ grace: 3, newHost: 2 }), restricted: true })).toEqual({
+    expect(complianceFor({ requests: 500, violations: v({}), restricted: false }).verdict).toBe('not enough data')
+    expect(complianceFor({ requests: 20, violations: v({ grace: 3, newHost: 2 }), restricted: true })).toEqual({
       verdict: 'complies',
       reason: '20 judged requests and no counted violation; 3 requests within 24 h of a rule change and 2 requests in the first 24 h robots-edge served the host not counted',
     })

@@ -178,6 +178,16 @@ describe('choosing the group as the crawler does', () => {
     await waitOnExecutionContext(ctx)
     expect(await res.json()).toEqual({ verdict: { allowed: false, group: '*', rule: { type: 'disallow', pattern: '/private/', line: 2 } } })
   })
+
+  it('sets the judgment as robotsJudgment, and the same object under its first name, robotsVerdict', async () => {
+    const app = createApp({ rules: [{ userAgent: '*', disallow: '/private/' }] }, {
+      routes: (a) => a.get('/private/echo', (c) => c.json({ same: c.get('robotsJudgment') === c.get('robotsVerdict'), action: c.get('robotsJudgment')?.action ?? null })),
+    })
+    const ctx = createExecutionContext()
+    const res = await app.fetch(new Request('http://localhost/private/echo', { headers: { 'User-Agent': UA.bingbot } }), env, ctx)
+    await waitOnExecutionContext(ctx)
+    expect(await res.json()).toEqual({ same: true, action: 'pass' })
+  })
 })
 
 describe('the project\'s own pages', () => {

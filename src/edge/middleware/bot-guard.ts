@@ -6,9 +6,9 @@ import type { JudgedRequest, Verification } from '../../core/events.ts'
 import { buildEvent, hashIp } from '../../core/judge/event.ts'
 import { agentKey, decide, declaredBot } from '../../core/judge/judge.ts'
 import type { Verdict } from '../../core/robots/index.ts'
-import { envOf } from './robots-txt.ts'
+import { deploymentEnvOf } from './robots-txt.ts'
 
-/** What later handlers can read with `c.get('robotsVerdict')`. */
+/** What later handlers can read with `c.get('robotsJudgment')`: who asked, the robots.txt verdict on the URL, and what the guard did. */
 export interface RobotsJudgment {
   readonly identity: AgentIdentity
   readonly verdict: Verdict
@@ -16,7 +16,13 @@ export interface RobotsJudgment {
   readonly action: 'pass' | 'block'
 }
 
-export type BotGuardEnv = { Variables: { robotsVerdict?: RobotsJudgment } }
+export type BotGuardEnv = {
+  Variables: {
+    robotsJudgment?: RobotsJudgment
+    /** @deprecated The same object as `robotsJudgment`, under the name it had first: it holds a judgment, not a verdict. */
+    robotsVerdict?: RobotsJudgment
+  }
+}
 
 export interface BotGuardOptions {
   /** The per-isolate policy store (`createPolicies(config)`), shared with `robotsTxt()`. */
@@ -119,7 +125,7 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
   const assess = async (c: Context): Promise<{ judgment: RobotsJudgment; policy: Policy; event: JudgedRequest } | null> => {
     try {
       const url = new URL(c.req.url)
-      const policy = policies.get(url.hostname, envOf(c))
+      const policy = policies.get(url.hostname, deploymentEnvOf(c))
       const userAgent = c.req.header('user-agent')
       // People and unidentified clients pass untouched.
       const identity = identifyAgent(userAgent) ?? declaredBot(userAgent, policy)
@@ -150,6 +156,7 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
     const assessed = await assess(c)
     if (assessed === null) return next()
     const { judgment, policy, event } = assessed
+    c.set('robotsJudgment', judgment)
     c.set('robotsVerdict', judgment)
     keep(c, event, policy)
     if (judgment.action === 'block') {

@@ -1,7 +1,7 @@
 import type { Context, Handler } from 'hono'
 import { canonicalHost, DEFAULTS, INVALID_HOST, type Policies } from '../../core/config/index.ts'
 import { applyForwardingPolicy, HOP_HEADER, isLoop, loopMarker, stripHopByHop } from './origin-headers.ts'
-import { envOf } from './robots-txt.ts'
+import { deploymentEnvOf } from './robots-txt.ts'
 
 export { HOP_HEADER }
 
@@ -71,7 +71,7 @@ export function passThrough(options: PassThroughOptions = {}): Handler {
       if (target.origin !== base.origin) return c.text('Bad Request\n', 400)
     }
     const request = new Request(target, c.req.raw)
-    const forwarded = options.policies?.get(url.hostname, envOf(c)).config.forwardedHeaders ?? DEFAULTS.forwardedHeaders
+    const forwarded = options.policies?.get(url.hostname, deploymentEnvOf(c)).config.forwardedHeaders ?? DEFAULTS.forwardedHeaders
     stripHopByHop(request.headers)
     applyForwardingPolicy(request.headers, forwarded, url, c.req.header('cf-connecting-ip') ?? null)
     request.headers.set(HOP_HEADER, marker)

@@ -3,7 +3,7 @@ import { mergeUsageHeader } from '../../core/config/content-usage.ts'
 import type { Policies } from '../../core/config/index.ts'
 import type { RobotsTag } from '../../core/config/signals.ts'
 import type { BotGuardEnv } from './bot-guard.ts'
-import { envOf } from './robots-txt.ts'
+import { deploymentEnvOf } from './robots-txt.ts'
 
 export interface ResponseSignalsOptions {
   /** The per-isolate policy store (`createPolicies(config)`), shared with `robotsTxt()` and `botGuard()`. */
@@ -65,9 +65,9 @@ export function responseSignals<E extends BotGuardEnv = BotGuardEnv>(options: Re
     await next()
     try {
       const url = c.req.url
-      const policy = policies.get(new URL(url).hostname, envOf(c))
+      const policy = policies.get(new URL(url).hostname, deploymentEnvOf(c))
       if (!policy.signals.any) return
-      const judgment = c.get('robotsVerdict')
+      const judgment = c.get('robotsJudgment')
       if (policy.config.indexable) {
         const path = c.req.path
         if (path === '/robots.txt' || judgment?.action === 'block' || `${path}/`.startsWith(exclude)) return

@@ -21,7 +21,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 /** The environment a request is served in: `ROBOTS_ENV`, production unless set. */
-export function envOf(c: Context): string | undefined {
+export function deploymentEnvOf(c: Context): string | undefined {
   const vars = c.env as { ROBOTS_ENV?: unknown } | undefined
   return typeof vars?.ROBOTS_ENV === 'string' ? vars.ROBOTS_ENV : undefined
 }
@@ -47,7 +47,7 @@ export function robotsTxt(options: RobotsTxtOptions): MiddlewareHandler {
     if (method !== 'GET' && method !== 'HEAD') {
       return c.text('Method Not Allowed\n', 405, { Allow: 'GET, HEAD' })
     }
-    const policy = policies.get(hostOf(c), envOf(c))
+    const policy = policies.get(hostOf(c), deploymentEnvOf(c))
     onFetch?.(c, policy)
     const headers: Record<string, string> = {
       'Content-Type': 'text/plain; charset=utf-8',
