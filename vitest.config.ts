@@ -2,7 +2,8 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-worker
 import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
 
-// Two kinds of tests (see STYLE.md): pure modules in plain Node, where the
+// Each test file names the runtime it needs (*.workerd, *.staging, *.e2e,
+// *.pack); the rest are pure modules in plain Node, where the
 // property tests and the large conformance corpus run fastest, and the Worker
 // through its real entry in workerd.
 // The ledger's schema, applied to each test's D1 by test/support/workerd/setup.ts.
@@ -11,7 +12,7 @@ const migrations = await readD1Migrations('./migrations')
 /**
  * Stands in for the admin Worker behind wrangler.toml's ROBOTS_ADMIN service
  * binding: answers with the request it was given, so a test of the edge
- * entry (src/index.ts) sees exactly what the edge forwarded.
+ * entry (src/workers/edge-worker.ts) sees exactly what the edge forwarded.
  */
 async function adminEcho(request: Request): Promise<Response> {
   return Response.json({

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib'
  * The edge Worker's bundle against its budget: the production build exactly
  * as `npm run build` makes it (`wrangler deploy --dry-run --minify`), with
  * the gzip figure wrangler reports ("Total Upload: … / gzip: N KiB"), next to
- * the 64 KiB gzip the project holds it to (issues 8, 12 and 14). The admin
+ * the 64 KiB gzip the project holds it to. The admin
  * Worker's bundle (wrangler.admin.toml: the report and dashboard, run only
  * for the site owner) is printed beside it, with no budget.
  * `npm run bench -- bundle` runs this part alone.

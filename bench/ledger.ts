@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ledger` (issue 9): seeds a week of crawler traffic in a
+ * `npm run bench:ledger`: seeds a week of crawler traffic in a
  * realistic mix through the real write path (writeEvents in workerd, via
  * Miniflare, each size in its own fresh, isolated D1), then times the report
  * the dashboard loads, the drill-down and a cron's pruning, with D1's own

@@ -3,7 +3,7 @@ import { compileRobotsTxt, parseRobotsTxt } from '../src/core/robots/index.ts'
 import { longRobots, REAL_FILES, REAL_TOKENS, realFile, realRobots, realUrls, SHORT_ROBOTS, TOKENS, urls } from './fixtures.ts'
 import { compare, fastest, formatNs, table } from '../dev/harness.ts'
 
-/** Decisions on each real file: at least this many times faster than robots-parser (issue 10). */
+/** Decisions on each real file: at least this many times faster than robots-parser. */
 const DECISION_GOAL = 20
 /** Parse, compile and a first decision on 500 KiB: within 2x of Google's C++ parser (about 2.5 ms). */
 const PARSE_GOAL_NS = 5e6
@@ -61,7 +61,7 @@ export function runRobotsBench(): boolean {
     const kib = (big.length / 1024).toFixed(0)
     const t = compare(() => compileRobotsTxt(big).check('googlebot', url), () => robotsParser('https://www.example.com/robots.txt', big).isAllowed(url, 'googlebot'), 3000)
     rows.push([`parse + compile + first decision, ${kib} KiB of ${name}`, formatNs(t.ours), formatNs(t.theirs), speedUp(t.ours, t.theirs), '<= 5 ms', goal(t.ours <= PARSE_GOAL_NS)])
-    // A matcher indexes a token's rules on its 2nd check (src/robots/token-rules.ts): the guard's steady state.
+    // A matcher indexes a token's rules on its 2nd check (src/core/robots/token-rules.ts): the guard's steady state.
     const tokens = [...new Set(parseRobotsTxt(big).groups.flatMap((g) => g.userAgents.map((u) => u.toLowerCase())))]
     const every = fastest(() => {
       const m = compileRobotsTxt(big)

@@ -67,7 +67,7 @@ export interface StartOptions {
 }
 
 /**
- * Bundles src/index.ts (or `config`'s Worker) as `wrangler deploy` would
+ * Bundles src/workers/edge-worker.ts (or `config`'s Worker) as `wrangler deploy` would
  * (offline, minified) into `outdir` (relative to the repository, or
  * absolute). Returns the script's path.
  */

@@ -1,6 +1,6 @@
 /**
- * The measurement behind classifying in SQL (issue 9: "choose by
- * measurement"): what per-isolate state would get wrong. Cloudflare spreads
+ * The measurement behind classifying in SQL (chosen by
+ * measurement): what per-isolate state would get wrong. Cloudflare spreads
  * a crawler's requests, its robots.txt fetch included, over many isolates;
  * an isolate that classified from the fetches it saw itself would call a
  * violation after a fetch "never fetched" whenever the fetch went elsewhere.

@@ -30,7 +30,7 @@ export async function buildBench(work: string, ref: string | null): Promise<Benc
   if (ref !== null) {
     root = join(work, `src-${ref}`)
     mkdirSync(join(root, 'bench', 'ledger'), { recursive: true })
-    const archive = execFileSync('git', ['archive', ref, 'src', 'migrations', 'bench/harness.ts'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })
+    const archive = execFileSync('git', ['archive', ref, 'src', 'migrations', 'dev/harness.ts'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })
     execFileSync('tar', ['-x', '-C', root], { input: archive })
     for (const file of ['worker.ts', 'workload.ts']) copyFileSync(join(ROOT, 'bench', 'ledger', file), join(root, 'bench', 'ledger', file))
   }

@@ -81,7 +81,7 @@ export default {
       return answer({ written, remaining: workload.remaining })
     }
     if (url.pathname === '/cron') {
-      // What the cron does (src/wiring.ts): roll the hourly counters up, then prune.
+      // What the cron does (src/edge/wiring.ts): roll the hourly counters up, then prune.
       const now = Number(url.searchParams.get('now'))
       const rollUp = 'rollUpLedger' in ledger ? await (ledger as { rollUpLedger: (db: D1Database, o: { now: number }) => Promise<unknown> }).rollUpLedger(db, { now }) : null
       return answer({ rollUp, prune: await ledger.pruneLedger(db, { now }) })

@@ -124,7 +124,7 @@ export async function runFault(lock: D1Lock, fault: FaultOptions, answered: () =
 /**
  * The fewest events the Worker had to drop: those answered while D1 was
  * locked, pushed in the workload's order into a backlog with the Worker's
- * own bounds (src/storage/backlog.ts), beyond what it holds.
+ * own bounds (src/ledger/backlog.ts), beyond what it holds.
  */
 export function minimumDropped(templates: readonly { path: string; userAgent: string; recorded: boolean }[], answered: readonly number[], host: string): number {
   const backlog = new Backlog(BACKLOG_LIMITS.events, BACKLOG_LIMITS.bytes)

@@ -8,7 +8,7 @@ import { CLIENTS, SITE_PATHS, pick, randomSource, type ClientSpec } from '../../
  * The load test's request mix, and what the Worker must do with each
  * request: record it in the ledger or not, refuse it (403) or not. The
  * expectation is computed with the Worker's own identification and
- * judgement, as src/middleware/robots-txt.ts and bot-guard.ts apply them, so
+ * judgement, as src/edge/middleware/robots-txt.ts and bot-guard.ts apply them, so
  * "sent" counts exactly the requests the ledger has to hold.
  */
 

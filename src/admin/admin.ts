@@ -16,7 +16,7 @@ import { createReportApp } from './routes.ts'
  * Paths outside /_robots/ answer 404.
  *
  * @example
- * // src/admin-worker.ts (wrangler.admin.toml: name = "robots-edge-admin")
+ * // src/workers/admin-worker.js (wrangler.admin.toml: name = "robots-edge-admin")
  * import { createAdminWorker } from 'robots-edge'
  * export default createAdminWorker()
  */

@@ -1,7 +1,7 @@
 /**
- * The compliance report from Workers Analytics Engine (issue 9): each data
+ * The compliance report from Workers Analytics Engine: each data
  * point carries the class D1 gave its request when it was recorded, so the
- * same judgment (src/report/judgment.ts) gives the same per-agent verdicts
+ * same judgment (src/admin/report.ts) gives the same per-agent verdicts
  * and classes as the D1 report, as estimates: Analytics Engine samples busy
  * data, and every count is weighted by `_sample_interval`.
  */

@@ -3,11 +3,11 @@ import type { ReportFilter } from './types.ts'
 /**
  * The report's per-agent counts read from Workers Analytics Engine through
  * its SQL API, for sites whose traffic outgrows the D1 ledger. The data
- * points are laid out as src/storage/analytics-engine.ts documents.
+ * points are laid out as src/ledger/analytics-engine.ts documents.
  *
  * Analytics Engine samples busy data, so counts are estimates (each row is
  * weighted by `_sample_interval`). Each point carries the class the D1
- * ledger gave the request when it recorded it, so src/report/ae-report.ts
+ * ledger gave the request when it recorded it, so src/admin/ae-report.ts
  * judges from these the way the D1 report does.
  */
 

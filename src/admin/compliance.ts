@@ -1,5 +1,5 @@
 /**
- * The evidence rule (issue 8 §3), pure: from one agent's counted requests to
+ * The evidence rule, pure: from one agent's counted requests to
  * its verdict and the sentence behind it.
  */
 import type { AgentEvidence, AgentCompliance, ComplianceThresholds } from './types.ts'

@@ -1,5 +1,5 @@
 /**
- * The history of each host's robots.txt (issue 13 §2): every version stored
+ * The history of each host's robots.txt: every version stored
  * (robots_versions), when it was first served and by which deployment,
  * which one is served now, and whether its rules differ from the version
  * before it (a change of comments or sitemaps alone is no rule change). The

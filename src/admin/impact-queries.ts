@@ -1,5 +1,5 @@
 /**
- * The replay's reads from the D1 ledger (issue 13): the request shapes of
+ * The replay's reads from the D1 ledger: the request shapes of
  * whole UTC days (shapes_daily), the robots.txt each host serves now, and
  * the agents. Two small batches; the shapes are read grouped and capped in SQL, so the cost
  * follows the distinct shapes, not the requests. Filters are bound values.

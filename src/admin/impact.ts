@@ -1,9 +1,9 @@
 /**
- * The replay of a changed policy (issue 13): the request shapes the ledger
+ * The replay of a changed policy: the request shapes the ledger
  * recorded (host, agent tokens, path, robots.txt version, with the requests
  * behind each), each judged once by the robots.txt it is compared with and
  * once by the candidate, the way the guard judges a request
- * (src/guard/judge.ts): the agent's own tokens, the `*` group unless the
+ * (src/core/judge/judge.ts): the agent's own tokens, the `*` group unless the
  * agent does not answer to it, the path read both ways (guard/readings.ts).
  * Pure: the D1 reads are in impact-queries.ts, so it is tested in Node.
  */
@@ -118,7 +118,7 @@ const NO_GROUP: Verdict = { allowed: true, group: null, rule: null }
 
 /**
  * The verdict for a shape's agent and path in one file, as the guard gives
- * it for a request from that agent (src/guard/judge.ts): its own tokens,
+ * it for a request from that agent (src/core/judge/judge.ts): its own tokens,
  * then the names it sends that the file names as a group, else `*` unless
  * the agent does not answer to it; no group allows. The header is not kept,
  * so the names are the registry's (its tokens and the names it sends): a

@@ -1,5 +1,5 @@
 /**
- * The policy's own routes under /_robots/api (issue 13): the history of each
+ * The policy's own routes under /_robots/api: the history of each
  * host's robots.txt, one version's text, and the replay of recorded crawler
  * traffic against a candidate robots.txt. Mounted by reportRoutes, behind
  * the same admin token and headers; bounds and errors as the report's.

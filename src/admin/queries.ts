@@ -1,7 +1,7 @@
 /**
- * The report's reads from the D1 ledger: counters only, never raw rows
- * (issue 9). Whole days come from the daily counters and the range's two
- * ends from the hourly ones (src/report/coverage.ts); every table is read
+ * The report's reads from the D1 ledger: counters only, never raw rows.
+ * Whole days come from the daily counters and the range's two
+ * ends from the hourly ones (src/admin/coverage.ts); every table is read
  * agent by agent, driven from `agents`, so a report reads a few rows per
  * agent, host and day, whatever the traffic. Filters are bound values.
  */
@@ -138,7 +138,7 @@ async function readAll(db: D1Database, filter: ReportFilter, state: ReadonlyMap<
 }
 
 /**
- * The compliance report for a time range (issue 5 §2, issue 9): per agent a
+ * The compliance report for a time range: per agent a
  * verdict with its evidence, tools, spoofed and unchecked claims apart, the
  * most violated rules and paths, a timeline, and what the window covers.
  * One D1 batch, read in one transaction (the first in an isolate reads the

@@ -1,8 +1,8 @@
 /**
  * The compliance judgment, pure: counter rows in, report out. Each request's
- * class was fixed when it was recorded (src/storage/classes.ts); here the
+ * class was fixed when it was recorded (src/ledger/classes.ts); here the
  * classes are only added up per agent and judged by the evidence rule
- * (src/report/verdict.ts). No import from cloudflare:*, so it runs in plain
+ * (src/admin/compliance.ts). No import from cloudflare:*, so it runs in plain
  * Node, over D1's counters and Analytics Engine's alike.
  */
 import { compileRobotsTxt, type RobotsMatcher } from '../core/robots/index.ts'

@@ -1,11 +1,11 @@
 /**
- * The report over HTTP (issue 5 §3): the JSON API, its CSV export, one
+ * The report over HTTP: the JSON API, its CSV export, one
  * agent's drill-down and the dashboard's HTML shell, all under /_robots/ and
  * all behind the admin token. The dashboard's scripts and the chart library
  * are static assets (public/_robots/static/), never part of this bundle.
  */
 import type { Context } from 'hono'
-// hono/tiny: the same Hono with its smallest router; see src/app.ts.
+// hono/tiny: the same Hono with its smallest router; see src/package/app.ts.
 import { Hono } from 'hono/tiny'
 import type { AdminBindings, AdminEnv } from './env.ts'
 import { registry } from '../core/agents/index.ts'
@@ -143,7 +143,7 @@ export interface ReportRoutesOptions {
  * Mounts the report under /_robots/: the dashboard at `/_robots/`, JSON at
  * `/_robots/api/report`, CSV at `/_robots/api/report.csv`, one agent's
  * events at `/_robots/api/agents/:agent/requests`, and the policy's history
- * and impact (src/report/policy-routes.ts). Everything needs the admin
+ * and impact (src/admin/policy-routes.ts). Everything needs the admin
  * token; anything else under /_robots/ is a 404, never the origin's.
  *
  * @example
@@ -187,7 +187,7 @@ export function reportRoutes<E extends AdminEnv>(host: Hono<E>, options: ReportR
       const url = new URL(c.req.url)
       const filter = reportFilterOf(url, now())
       // What the ledger could not store, and whether its cap on hosts was reached
-      // (src/storage/losses.ts): `losses` and `hostCap`, whichever source counts.
+      // (src/ledger/losses.ts): `losses` and `hostCap`, whichever source counts.
       const db = c.env?.DB
       const notes = () => (db ? getStorageNotes(db, filter) : Promise.resolve({ losses: [], hostCap: null }))
       if (sourceOf(url) === 'd1') {

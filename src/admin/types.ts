@@ -8,14 +8,14 @@ import type { RequestClass } from '../ledger/classes.ts'
 export type { RequestClass }
 
 /**
- * The plain answer per agent (issue 8 §3): `ignores robots.txt` needs
+ * The plain answer per agent: `ignores robots.txt` needs
  * repeated evidence; a few counted violations are `isolated violations`.
  */
 export type AgentCompliance = 'ignores robots.txt' | 'isolated violations' | 'complies' | 'not enough data'
 
 /**
  * Why a disallowed request was made, as far as the ledger could tell when it
- * recorded it (src/storage/classes.ts): `afterFetch`, `staleCopy` and
+ * recorded it (src/ledger/classes.ts): `afterFetch`, `staleCopy` and
  * `neverFetched` are counted; `grace` (24 h after a rule change, RFC 9309
  * §2.4) and `newHost` (24 h after robots-edge first served the host) are not.
  */
@@ -101,7 +101,7 @@ export interface Coverage {
   readonly summary: string
 }
 
-/** Everything the judgment needs, loaded by src/report/queries.ts or src/report/analytics-engine.ts. */
+/** Everything the judgment needs, loaded by src/admin/queries.ts or src/admin/analytics-engine.ts. */
 export interface ReportInput {
   readonly filter: ReportFilter
   readonly source: ReportSource
@@ -192,7 +192,7 @@ export interface PathCount {
   readonly agents: number
 }
 
-/** The evidence rule (issue 8 §3), stated with the numbers the judgment uses. */
+/** The evidence rule, stated with the numbers the judgment uses. */
 export interface ComplianceThresholds {
   /** Fewer counted violations than this are isolated. */
   readonly repeatedAtLeast: number

@@ -42,7 +42,7 @@ function sourceUrl(values: ParsedArgs['values']): string | undefined {
 }
 
 /**
- * The commands, by name. A new command is a file in scripts/cli exporting
+ * The commands, by name. A new command is a file in src/cli exporting
  * `(options, io) => exitCode` and one entry here; parsing, `--help`, usage
  * errors and failures are handled for it by main.ts.
  */

@@ -5,7 +5,7 @@ import { columns, count, printJson } from './format.ts'
 import { styleFor, type Io } from './io.ts'
 import { readJson, withLedgerApi, type LedgerApi, type LedgerSourceOptions } from './ledger-api.ts'
 
-/** GET /_robots/api/history's answer (src/report/history.ts's History, restated: a Workers module). */
+/** GET /_robots/api/history's answer (src/admin/history.ts's History, restated: a Workers module). */
 export interface HistoryDocument {
   readonly hosts: readonly {
     readonly host: string

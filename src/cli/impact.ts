@@ -24,7 +24,7 @@ export interface ImpactCommandOptions extends LedgerSourceOptions {
   readonly failOn?: string | undefined
 }
 
-/** POST /_robots/api/impact's answer (src/report/impact-queries.ts's ImpactReport, restated: a Workers module). */
+/** POST /_robots/api/impact's answer (src/admin/impact-queries.ts's ImpactReport, restated: a Workers module). */
 export type ImpactDocument = ReplayResult & {
   readonly days: { readonly since: number; readonly until: number }
   readonly hosts: readonly { readonly host: string; readonly before: string | null; readonly after: string | null }[]
@@ -34,7 +34,7 @@ export type ImpactDocument = ReplayResult & {
   readonly omitted?: number
 }
 
-/** Hosts one request carries candidates for (src/report/policy-routes.ts). */
+/** Hosts one request carries candidates for (src/admin/policy-routes.ts). */
 const MAX_HOSTS = 200
 
 const safe = (text: string | null | undefined) => (text === null || text === undefined || text === '' ? '-' : visible(text))

@@ -32,7 +32,7 @@ export interface LedgerApi {
 }
 
 /**
- * src/report/routes.ts, loaded when a command runs. It is a Workers module
+ * src/admin/routes.ts, loaded when a command runs. It is a Workers module
  * (its queries are typed against D1's runtime types), which the Node
  * typecheck does not load, so the one function used is restated here; the
  * CLI tests run it for real.

@@ -19,7 +19,7 @@ export interface ReportOptions extends LedgerSourceOptions {
 /** The API's document: the Report, each list cut at the API's limit (`omitted` says how many more; the totals count them). */
 export type ReportDocument = Report & {
   readonly omitted?: Readonly<Record<'agents' | 'spoofed' | 'tools' | 'unchecked', number>>
-  /** src/storage/losses.ts's StorageNotes, restated (a Workers module, see below): events not stored, and the cap on hosts once reached. */
+  /** src/ledger/losses.ts's StorageNotes, restated (a Workers module, see below): events not stored, and the cap on hosts once reached. */
   readonly losses?: readonly { readonly from: number; readonly to: number; readonly events: number }[]
   readonly hostCap?: { readonly limit: number; readonly stored: number; readonly reached: boolean } | null
 }
@@ -129,7 +129,7 @@ export function printReport(doc: ReportDocument, source: string, io: Io): void {
 }
 
 /**
- * `report`: the compliance report per agent (issue 5 §3), from the local D1
+ * `report`: the compliance report per agent, from the local D1
  * by default, or from a running Worker's API with `--url` (token in
  * ROBOTS_ADMIN_TOKEN). Both go through the same report routes.
  */

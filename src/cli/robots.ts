@@ -1,6 +1,6 @@
 /**
  * The robots-edge CLI: `npm run robots -- <command>`, or the `robots-edge`
- * bin. Commands live in scripts/cli; run `--help` for the list.
+ * bin. Commands live in src/cli; run `--help` for the list.
  */
 import { run } from './main.ts'
 import { processIo } from './io.ts'

@@ -5,7 +5,7 @@
  */
 
 /**
- * How far a claimed identity is confirmed (see src/bots/verify.ts):
+ * How far a claimed identity is confirmed (see src/verify/verify.ts):
  * `verified` (the operator's published ranges, or Cloudflare, vouch for it),
  * `unverified` (the operator publishes nothing to check against), `spoofed`
  * (the address is outside every range the operator publishes), `unknown`
@@ -18,7 +18,7 @@ export type Verification = 'verified' | 'unverified' | 'spoofed' | 'unknown'
 export type GuardMode = 'off' | 'log' | 'block'
 
 /**
- * What a Web Bot Auth signature on the request showed (src/bots/web-bot-auth.ts).
+ * What a Web Bot Auth signature on the request showed (src/verify/web-bot-auth.ts).
  * Absent when the request carried no `Signature` header.
  */
 export interface SignatureEvidence {

@@ -1,6 +1,6 @@
 /**
  * A line diff of two robots.txt files, for the CLI's `diff` and the
- * dashboard's history view (issue 13 §2). No imports, so a browser bundle
+ * dashboard's history view. No imports, so a browser bundle
  * can take it as it is.
  *
  * Lines end at CR, LF or CRLF (RFC 9309 §2.2: EOL). The common head and tail

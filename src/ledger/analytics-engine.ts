@@ -2,8 +2,8 @@
  * The optional second sink: Workers Analytics Engine, for sites too busy to
  * keep every event in D1. Analytics Engine samples and keeps 3 months. Each
  * point carries the class the D1 ledger gave the request when it recorded it
- * (src/storage/classes.ts), so the Analytics Engine report
- * (src/report/analytics-engine.ts) judges as the D1 report does, with
+ * (src/ledger/classes.ts), so the Analytics Engine report
+ * (src/admin/analytics-engine.ts) judges as the D1 report does, with
  * sampled estimates for counts.
  *
  * Data-point layout (dataset `robots_edge_events`). Positions are fixed:

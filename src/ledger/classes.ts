@@ -1,5 +1,5 @@
 /**
- * The class of each judged request, fixed when it is recorded (issue 9):
+ * The class of each judged request, fixed when it is recorded:
  * what robots.txt said, and what the agent could have known when it asked.
  * The ledger counts per class; the report only adds the counts up.
  */

@@ -1,5 +1,5 @@
 /**
- * The SQL of one write batch (src/storage/ledger.ts), built once from
+ * The SQL of one write batch (src/ledger/ledger.ts), built once from
  * constant names. Rows are bound as one JSON array per statement (?1) and
  * unpacked with `json_each`: D1 allows at most 100 bound parameters per
  * statement. Each statement classifies what it reads with CLASS_SQL, against
@@ -8,7 +8,7 @@
 import { CLASS_SQL, COUNTED_SQL } from './classes.ts'
 import { EVENT_COLUMNS } from './rollups.ts'
 
-/** The raw row's fields in the order rawRow (src/storage/ledger.ts) binds them: arrays parse faster than objects. */
+/** The raw row's fields in the order rawRow (src/ledger/ledger.ts) binds them: arrays parse faster than objects. */
 export const RAW_ORDER = ['id', 'known', 'prev_allowed', ...EVENT_COLUMNS] as const
 const RAW_FIELDS = `SELECT key AS i, ${RAW_ORDER.map((c, n) => `value ->> ${n} AS ${c}`).join(', ')} FROM json_each(?1)`
 
@@ -62,7 +62,7 @@ export const INSERT_RAW = `INSERT INTO events (agent_key, host, counted, time, i
   WHERE coalesce(h.sampled, 0) + s.n <= ?2
   ON CONFLICT DO NOTHING`
 
-/** Hours before this are rolled up into counts_daily and timeline_hourly (src/storage/rollup.ts). */
+/** Hours before this are rolled up into counts_daily and timeline_hourly (src/ledger/rollup.ts). */
 const ROLLED_HOUR = "coalesce((SELECT value FROM ledger_state WHERE name = 'rolled_hour'), 0)"
 /** The facts of requests recorded late, for an hour already rolled up, classified. */
 const LATE_FACTS = classified(`${FACT_FIELDS} WHERE (value ->> '$.t' / 3600000) * 3600000 < ${ROLLED_HOUR}`)
@@ -131,7 +131,7 @@ export const UPSERT_PATHS = `WITH c AS (${DISALLOWED_FACTS}),
     requests = requests + excluded.requests, paths = paths + excluded.paths`
 
 /**
- * Request shapes for a replay (issue 13): every genuine claim's judged
+ * Request shapes for a replay: every genuine claim's judged
  * request (spoofed ones are not the agent they name), per day, host, agent,
  * version and path. A shape new to its (day, host, agent) gets a row while
  * the group holds fewer than ?2 (its row under version '' and path '' counts

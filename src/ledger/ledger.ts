@@ -1,5 +1,5 @@
 /**
- * The compliance ledger in D1 (issue 9): each judged request is classified
+ * The compliance ledger in D1: each judged request is classified
  * when it is recorded and counted, exactly, in the same transaction as its
  * raw row, which is kept as a sample for the drill-down. Functions take a
  * D1Database, not the Env. Every value is bound, never spliced into SQL text.
@@ -33,7 +33,7 @@ export interface WriteEventsOptions {
   sampleBudget?: number
   /**
    * Where each event goes once D1 has stored it, with the class D1 gave it
-   * (src/storage/analytics-engine.ts). Default: nowhere.
+   * (src/ledger/analytics-engine.ts). Default: nowhere.
    */
   analytics?: AnalyticsEngineDataset | undefined
 }
@@ -105,9 +105,9 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
 
 /**
  * Writes `events` in ONE `db.batch` (one transaction): who fetched which
- * robots.txt version first, then per request its class (src/storage/classes.ts),
+ * robots.txt version first, then per request its class (src/ledger/classes.ts),
  * its raw row within the sampling budget, and the exact counters per hour,
- * path and rule (the cron rolls hours up into days, src/storage/rollup.ts)
+ * path and rule (the cron rolls hours up into days, src/ledger/rollup.ts)
  * and the request shapes a replay of a changed policy reads (per day).
  * Rejects when D1 does; the recorder counts it. The Analytics Engine points,
  * when asked for, are written after D1 commits, with the classes D1 gave.

@@ -137,7 +137,7 @@ function writeState(db: D1Database, name: string, value: number): Promise<unknow
 export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<PruneResult> {
   const max = Math.max(1, Math.trunc(opts.maxDeletes ?? 100_000))
   const ageCutoff = opts.now - (opts.rawRetentionDays ?? 30) * DAY_MS
-  // Hourly counters are kept until rolled up (src/storage/rollup.ts), whatever their age.
+  // Hourly counters are kept until rolled up (src/ledger/rollup.ts), whatever their age.
   const rolledHour = (await readState(db, 'rolled_hour')) ?? 0
   const hourlyCutoff = Math.min(rolledHour, opts.now - (opts.hourlyRetentionDays ?? 90) * DAY_MS)
   const rollupCutoff = dayOf(opts.now - (opts.rollupRetentionDays ?? 400) * DAY_MS)
@@ -173,7 +173,7 @@ export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<P
       AND (first_served < (SELECT max(v.first_served) FROM robots_versions v WHERE v.host = robots_versions.host)
         OR NOT EXISTS (SELECT 1 FROM robots_versions v WHERE v.host = robots_versions.host AND coalesce(v.last_used, v.first_served) >= ?1))`).bind(rollupCutoff),
     db.prepare('DELETE FROM robots_hosts WHERE NOT EXISTS (SELECT 1 FROM robots_versions v WHERE v.host = robots_hosts.host)'),
-    // Its place under the cap on distinct hosts (src/storage/hosts.ts) goes to the next new host.
+    // Its place under the cap on distinct hosts (src/ledger/hosts.ts) goes to the next new host.
     db.prepare('DELETE FROM ledger_hosts WHERE first_seen < ?1 AND NOT EXISTS (SELECT 1 FROM robots_versions v WHERE v.host = ledger_hosts.host)').bind(rollupCutoff),
   ])
   return {

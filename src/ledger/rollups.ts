@@ -30,7 +30,7 @@ export const PATH_CAP = 100
  * Distinct (version, path) shapes of an agent's requests with a row of
  * their own in shapes_daily, per day and host; further requests add up
  * under path ''. A replay of a changed policy judges each shape once
- * (src/report/impact.ts) and says how many requests fell beyond the cap.
+ * (src/admin/impact.ts) and says how many requests fell beyond the cap.
  */
 export const SHAPE_CAP = 1000
 

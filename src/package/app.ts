@@ -43,7 +43,7 @@ export function createApp(config: ConfigInput, deps: AppDeps = {}): Hono<AppEnv>
  * ranges, prune the ledger. `deps` replaces any part.
  *
  * @example
- * // src/index.ts
+ * // src/workers/edge-worker.ts
  * import { createWorker } from 'robots-edge'
  * import config from '../../robots.config.ts'
  * export default createWorker(config)
@@ -64,7 +64,7 @@ export function createWorker(config: ConfigInput, deps: AppDeps = {}): ExportedH
  * to the admin Worker). `deps` replaces any part, as for `createWorker`.
  *
  * @example
- * // src/index.ts; wrangler.toml: [[services]] binding = "ROBOTS_ADMIN", service = "robots-edge-admin"
+ * // src/workers/edge-worker.ts; wrangler.toml: [[services]] binding = "ROBOTS_ADMIN", service = "robots-edge-admin"
  * import { createEdgeWorker } from 'robots-edge'
  * import config from '../../robots.config.ts'
  * export default createEdgeWorker(config)

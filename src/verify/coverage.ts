@@ -1,7 +1,7 @@
 import { registry, type AgentEntry } from '../core/agents/index.ts'
 
 /**
- * Verification coverage per operator (issue 8 §2): which of its published
+ * Verification coverage per operator: which of its published
  * IP-range lists this Worker has loaded, when the cron fetched each, and
  * whether that copy is stale. A claim checked against a missing list is
  * `unknown`; the report and the dashboard say so in a plain sentence.

@@ -59,7 +59,7 @@ export function ipRangeListsOf(agentId: string): readonly IpRangeList[] {
 
 /**
  * Decide how far a claimed identity is confirmed (the rule is above). Pure and
- * synchronous: the ranges are loaded beforehand (src/storage/ip-ranges.ts).
+ * synchronous: the ranges are loaded beforehand (src/verify/store/ip-ranges.ts).
  * An empty list counts as not loaded, so a list that parsed to nothing never
  * turns every real crawler into a spoofer. Never throws.
  *

@@ -40,7 +40,7 @@ export type SignedRequest =
   | { readonly status: 'unverifiable'; readonly reason: SignatureUncheckable; readonly directory?: string }
 
 export interface SignedRequestOptions {
-  /** Finds a key in a directory (src/storage/key-directories.ts). */
+  /** Finds a key in a directory (src/verify/store/key-directories.ts). */
   readonly resolveKey: (origin: string, keyId: string) => Promise<KeyLookup>
   /** Milliseconds since the epoch. Default: `Date.now()`. */
   readonly now?: number

@@ -2,7 +2,7 @@ import { createAdminWorker } from 'robots-edge'
 
 // The template's admin Worker (wrangler.admin.toml): the report and the
 // dashboard under /_robots/, reached only through the edge Worker's
-// ROBOTS_ADMIN service binding. See src/index.ts for the edge.
+// ROBOTS_ADMIN service binding. See src/workers/edge-worker.ts for the edge.
 // JavaScript, not TypeScript, on purpose: `wrangler dev` compares each
 // TypeScript entry's bindings with the one worker-configuration.d.ts (the
 // edge's), and would tell every `npm run dev` to re-run `wrangler types`.

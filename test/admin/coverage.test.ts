@@ -1,4 +1,4 @@
-// Unit tests of the report's range plan and coverage wording (src/report/coverage.ts).
+// Unit tests of the report's range plan and coverage wording (src/admin/coverage.ts).
 import { describe, expect, it } from 'vitest'
 import { describeCoverage, formatSpan, planRange } from '../../src/admin/coverage.ts'
 

@@ -1,4 +1,4 @@
-// Unit tests of the CSV export (src/report/csv.ts): RFC 4180 quoting and
+// Unit tests of the CSV export (src/admin/csv.ts): RFC 4180 quoting and
 // spreadsheet formula injection.
 import { describe, expect, it } from 'vitest'
 import { csvCell, toCsv } from '../../src/admin/csv.ts'

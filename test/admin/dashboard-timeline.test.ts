@@ -1,6 +1,6 @@
 // Unit tests of the dashboard timeline's window (public/_robots/static/charts.js):
 // the bins it draws follow the data, so recent activity in a long range is not
-// one spike at the right edge (issue 13 §4).
+// one spike at the right edge.
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
-// End to end, in headless Chromium: the dashboard as a site owner reads it
-// (issue 13 §2 and §4). The robots.txt history with a diff and escaped
+// End to end, in headless Chromium: the dashboard as a site owner reads it.
+// The robots.txt history with a diff and escaped
 // content, the "most violated rules" linking to their lines, rule changes
 // marked on a timeline that follows the data, legends that are never blank,
 // "—" where a client cannot be verified, the paged drill-down, and tables

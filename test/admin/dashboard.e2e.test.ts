@@ -1,4 +1,4 @@
-// End to end: the built Worker (test/e2e/worker.ts) receives crawler
+// End to end: the built Worker (test/support/e2e-worker.ts) receives crawler
 // traffic over HTTP, records it in D1, and the dashboard shows it in
 // headless Chromium: the tables, the charts, the drill-down, the token, and
 // a User-Agent carrying markup that must stay text.
@@ -60,8 +60,8 @@ async function api<T>(path: string): Promise<T> {
 
 /**
  * Three days of history: the live hour's counters copied back hour by hour,
- * so the timeline has something to draw. The report reads counters only
- * (issue 9); the raw rows stay the live ones, for the drill-down.
+ * so the timeline has something to draw. The report reads counters only;
+ * the raw rows stay the live ones, for the drill-down.
  */
 async function addHistory(liveSince: number): Promise<void> {
   const liveHour = Math.floor(liveSince / 3_600_000) * 3_600_000
@@ -85,7 +85,7 @@ async function addHistory(liveSince: number): Promise<void> {
 beforeAll(async () => {
   worker = await startBuiltWorker({ ROBOTS_ADMIN_TOKEN: TOKEN, IP_HASH_SALT: 'e2e-salt' })
   browser = await chromium.launch({
-    // Found, or installed, by test/e2e/chromium.ts (the project's global setup).
+    // Found, or installed, by test/support/chromium.ts (the project's global setup).
     executablePath: inject('chromium'),
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   })
@@ -146,7 +146,7 @@ describe('the dashboard in Chromium', () => {
     const agents = await page.locator('#agents tbody tr td:first-child').allTextContents()
     expect(agents.sort()).toEqual(['bingbot', 'ccbot', 'evilbot', 'googlebot', 'gptbot'])
     await expect.poll(() => page.locator('#agents tbody tr', { hasText: 'bingbot' }).textContent()).toContain('ignores robots.txt')
-    // Googlebot's two disallowed requests in 26 are isolated (issue 8 §3), and the page states the rule.
+    // Googlebot's two disallowed requests in 26 are isolated, and the page states the rule.
     await expect.poll(() => page.locator('#agents tbody tr', { hasText: 'googlebot' }).textContent()).toContain('isolated violations')
     expect(await page.locator('#rule summary').textContent()).toBe('How verdicts are decided')
     expect(await page.locator('#rule').textContent()).toContain('at least 3 counted violations, making at least 1 % of its judged requests')
@@ -177,7 +177,7 @@ describe('the dashboard in Chromium', () => {
     expect(await page.locator('body script').count()).toBe(0)
     await page.waitForTimeout(300)
     await page.screenshot({ path: '/tmp/dashboard.png', fullPage: true })
-    // Every agent's Verdict in view, nothing scrolling sideways, on a laptop and on a phone (issue 13 §4), with the markup-laden rows above.
+    // Every agent's Verdict in view, nothing scrolling sideways, on a laptop and on a phone, with the markup-laden rows above.
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: 900 })
       await expect.poll(() => layoutOf(page), { message: `${width} px` }).toEqual({ pageScrolls: false, tableScrolls: false, verdicts: 5, verdictsInView: true })

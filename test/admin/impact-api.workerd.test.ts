@@ -1,6 +1,6 @@
 // Integration tests of the replay route and the history routes
-// (src/report/policy-routes.ts) through the real Worker entry: crawlers
-// fetch robots.txt and pages from the Worker (src/index.ts with the
+// (src/admin/policy-routes.ts) through the real Worker entry: crawlers
+// fetch robots.txt and pages from the Worker (src/workers/edge-worker.ts with the
 // project's robots.config.ts), which records them in D1; the impact of a
 // candidate robots.txt is then asked of the API, as the CLI asks it.
 import { env, SELF } from 'cloudflare:test'

@@ -1,7 +1,7 @@
-// Unit tests of the replay of a changed policy (src/report/impact.ts): which
+// Unit tests of the replay of a changed policy (src/admin/impact.ts): which
 // requests change verdict, by which rules, their paths and share, who is
 // protected, what is skipped; and, as a property, that a shape is judged
-// exactly as the guard judges a request (src/guard/judge.ts).
+// exactly as the guard judges a request (src/core/judge/judge.ts).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { identifyAgent } from '../../src/core/agents/index.ts'

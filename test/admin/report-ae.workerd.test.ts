@@ -1,4 +1,4 @@
-// The Analytics Engine report judges as the D1 report does (issue 9): the
+// The Analytics Engine report judges as the D1 report does: the
 // same events go to D1 and, through writeEvents, to a dataset spy; a stand-in
 // for the SQL API answers the report's queries from those points (each
 // weighted by its sample interval), and both reports give the same per-agent

@@ -1,4 +1,4 @@
-// Integration tests of the report's HTTP surface (src/report/routes.ts)
+// Integration tests of the report's HTTP surface (src/admin/routes.ts)
 // through the real Worker entry: the admin token, the JSON and CSV API, the
 // drill-down, the dashboard shell and its headers. The ledger is seeded with
 // writeEvents; times are relative to now because the API's default range is

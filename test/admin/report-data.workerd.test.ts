@@ -1,4 +1,4 @@
-// The compliance report (src/report/queries.ts) against a real local D1:
+// The compliance report (src/admin/queries.ts) against a real local D1:
 // events go in through the ledger, verdicts come out of getReport.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
@@ -35,7 +35,7 @@ function agent(report: Report, key: string): AgentReport {
 }
 
 describe('getReport: classes and verdicts', () => {
-  // Issue 8 §3 changed this case: one violation in 25 requests was "ignores
+  // The evidence rule changed this case: one violation in 25 requests was "ignores
   // robots.txt"; it is now "isolated violations". Repeated ones still ignore.
   it('an agent that fetched robots.txt and then requested disallowed URLs repeatedly ignores it; once is isolated', async () => {
     await writeEvents(db, [
@@ -107,7 +107,7 @@ describe('getReport: classes and verdicts', () => {
     ])
     const report = await getReport(db, ALL)
     expect(agent(report, 'ccbot').evidence.violations).toMatchObject({ staleCopy: 2, grace: 0, counted: 2 })
-    // Counted, but two violations and one are isolated (issue 8 §3; they were "ignores robots.txt").
+    // Counted, but two violations and one are isolated (they were "ignores robots.txt").
     expect(agent(report, 'ccbot').verdict).toBe('isolated violations')
     expect(agent(report, 'gptbot').evidence.violations).toMatchObject({ afterFetch: 1, grace: 0 })
     expect(agent(report, 'gptbot').verdict).toBe('isolated violations')

@@ -1,4 +1,4 @@
-// Counts that stay exact (issue 9): more violation groups than the first
+// Counts that stay exact: more violation groups than the first
 // report's cap (20,000 distinct path-and-hour groups, beyond which it counted
 // a fraction and called small violators compliant), written through the real
 // write path, counted exactly, with every verdict right.

@@ -1,4 +1,4 @@
-// The evidence rule (issue 8 §3) and the report's sections, end to end
+// The evidence rule and the report's sections, end to end
 // through the ledger: isolated violations with the requests behind them,
 // newly served hosts, tools and unchecked claims apart, case-insensitive
 // agent filters, and what the window covers.

@@ -1,4 +1,4 @@
-// Unit tests of the pure judgment (src/report/judgment.ts, verdict.ts), in
+// Unit tests of the pure judgment (src/admin/report.ts, verdict.ts), in
 // plain Node: counter rows in, verdicts out.
 import { describe, expect, it } from 'vitest'
 import { buildReport, GRACE_MS, groupRestricts } from '../../src/admin/report.ts'
@@ -32,7 +32,7 @@ const v = (c: Partial<Record<'afterFetch' | 'staleCopy' | 'neverFetched' | 'grac
   afterFetch: 0, staleCopy: 0, neverFetched: 0, grace: 0, newHost: 0, ...c,
 })
 
-describe('the evidence rule (issue 8 §3)', () => {
+describe('the evidence rule', () => {
   it('states its numbers: 3 violations, 1 % of the requests, 20 requests, RFC 9309 §2.4 24 hours', () => {
     expect([REPEATED_AT_LEAST, REPEATED_SHARE, MIN_JUDGED_REQUESTS, GRACE_MS]).toEqual([3, 0.01, 20, 86_400_000])
   })

@@ -58,7 +58,7 @@ describe('check: the verdict and its provenance', () => {
     expect(run(GOOGLEBOT, '/x.pdf').doc).toMatchObject({ verdict: { allowed: true, group: 'googlebot', rule: null } })
     // ChatGPT-User acts for one person (guard.exempt by default): only a group naming it applies.
     expect(run('ChatGPT-User/1.0', '/admin/').doc).toMatchObject({ judgedBy: { wildcard: false }, verdict: { allowed: true, group: null, rule: null } })
-    // curl answers to the * group like every other automated client (issue 8 §4).
+    // curl answers to the * group like every other automated client.
     expect(run('curl/8.5.0', '/admin/').doc).toMatchObject({ judgedBy: { tokens: ['curl'], wildcard: true }, verdict: { allowed: false, group: '*' } })
   })
 
@@ -72,7 +72,7 @@ describe('check: the verdict and its provenance', () => {
   })
 
   // A bare token the registry does not know is a crawler of that name; the * group applies.
-  // A header of one bare word is no browser: identifyAgent itself takes it for a bot (issue 8).
+  // A header of one bare word is no browser: identifyAgent itself takes it for a bot.
   it('takes an unknown bare token for a crawler', () => {
     const { doc } = run('Brightbotx', '/admin/page')
     expect(doc).toMatchObject({ identity: { kind: 'bot', id: null, tokens: ['brightbotx'], obeysRobotsTxt: true, recognition: 'identified' }, verdict: { allowed: false, group: '*' } })

@@ -1,4 +1,4 @@
-// The flow of issue 13 §3, end to end: `npm run simulate` sends its traffic
+// The impact flow, end to end: `npm run simulate` sends its traffic
 // to the built Worker (Miniflare, its D1 in a temporary folder of its own),
 // the config is changed to disallow /articles/ for everyone, and
 // `robots-edge impact` replays what was recorded against it through the

@@ -19,7 +19,7 @@ import { googlebot, gptbot, HOUR, judged } from '../support/report-fixtures.ts'
 import { captureIo, jsonOf, migrate } from '../support/cli-io.ts'
 
 
-/** src/storage/ledger.ts, loaded at run time (a Workers module; see report.test.ts). */
+/** src/ledger/ledger.ts, loaded at run time (a Workers module; see report.test.ts). */
 interface LedgerModule {
   writeEvents(db: unknown, events: readonly JudgedRequest[]): Promise<number>
   recordRobotsVersion(db: unknown, v: { host: string; hash: string; text: string; time: number }): Promise<void>

@@ -18,7 +18,7 @@ let dir = ''
 const now = Date.now()
 
 /**
- * src/storage/ledger.ts, loaded at run time: a Workers module (typed against
+ * src/ledger/ledger.ts, loaded at run time: a Workers module (typed against
  * D1's runtime types, which the Node typecheck does not load), so the one
  * function used is restated here.
  */
@@ -43,7 +43,7 @@ beforeAll(async () => {
     await migrate(proxy.env.DB)
     const { writeEvents } = (await import(LEDGER_MODULE)) as LedgerModule
     expect(await writeEvents(proxy.env.DB, events)).toBe(events.length)
-    // An outage the recorder counted (src/storage/losses.ts).
+    // An outage the recorder counted (src/ledger/losses.ts).
     const db = proxy.env.DB as { prepare(sql: string): { bind(...values: unknown[]): { run(): Promise<unknown> } } }
     await db.prepare('INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?, ?, ?, ?, ?)')
       .bind('a1b2c3d4-1', now - 3 * HOUR, now - 3 * HOUR + 600_000, 1234, now).run()
@@ -104,7 +104,7 @@ describe('report: the local D1', { timeout: 60_000 }, () => {
     expect((jsonOf(recent) as unknown as ReportDocument).agents.map((a) => a.agentKey)).toEqual(['ccbot'])
   })
 
-  it('takes --agent in any case, as product tokens compare (issue 8 §3)', async () => {
+  it('takes --agent in any case, as product tokens compare', async () => {
     const io = captureIo()
     await report({ persistTo: dir, agent: 'GPTBot', json: true }, io)
     expect((jsonOf(io) as unknown as ReportDocument).agents.map((a) => [a.agentKey, a.verdict])).toEqual([['gptbot', 'ignores robots.txt']])

@@ -2,8 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { diffHunks, diffLines, MAX_CELLS, splitLines, type DiffLine } from '../../src/core/line-diff.ts'
 
-// The line diff the CLI's `diff` and the dashboard's history view draw
-// (issue 13 §2): every line of both files, in order, each numbered in the
+// The line diff the CLI's `diff` and the dashboard's history view draw:
+// every line of both files, in order, each numbered in the
 // file it is in.
 
 const kinds = (lines: readonly DiffLine[]) => lines.map((l) => `${l.kind === 'same' ? ' ' : l.kind === 'removed' ? '-' : '+'}${l.text}`)

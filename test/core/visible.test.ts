@@ -1,4 +1,4 @@
-// Unit tests of the escaper for agent-controlled text (src/report/visible.ts)
+// Unit tests of the escaper for agent-controlled text (src/core/visible.ts)
 // and of the dashboard's own copy of it (public/_robots/static/dom.js).
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'

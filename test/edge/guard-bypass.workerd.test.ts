@@ -4,8 +4,8 @@ import { createWorker } from '../../src/package/app.ts'
 import { createPolicies, type ConfigInput } from '../../src/core/config/index.ts'
 import type { JudgedRequest } from '../../src/core/events.ts'
 
-// Issue 11 §1: requests that slipped past `guard: 'block'`, each sent through
-// the Worker's own fetch handler (createWorker, as src/index.ts builds it),
+// Requests that once slipped past `guard: 'block'`, each sent through
+// the Worker's own fetch handler (createWorker, as src/workers/edge-worker.ts builds it),
 // with the events it records.
 
 const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)'

@@ -4,7 +4,7 @@ import { createApp } from '../../src/package/app.ts'
 import type { ConfigInput } from '../../src/core/config/index.ts'
 import type { JudgedRequest } from '../../src/core/events.ts'
 
-// Issue 8 §4: every automated client answers to the `*` group when no group
+// Every automated client answers to the `*` group when no group
 // names it (RFC 9309 §2.2.1), tools included; only the user-triggered
 // fetchers `guard.exempt` lists are judged by a group that names them alone.
 

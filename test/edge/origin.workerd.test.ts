@@ -6,7 +6,7 @@ import type { RobotsConfig } from '../../src/core/config/index.ts'
 // Requests that pass go to the site: to ORIGIN when set, else on a
 // Cloudflare route to the zone's origin with fetch(request). The origin here
 // is a real HTTP server in Node that echoes what it received
-// (test/guard/echo-origin.ts), so what these tests see crossed a connection.
+// (test/support/echo-origin.ts), so what these tests see crossed a connection.
 
 const ECHO = inject('echoOrigin')
 const CONFIG: RobotsConfig = { rules: [{ userAgent: '*', disallow: '/private/' }] }

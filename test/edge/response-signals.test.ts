@@ -5,7 +5,7 @@ import { responseSignals } from '../../src/edge/middleware/response-signals.ts'
 
 // Unit tests of responseSignals() in a plain Hono app in Node (robots-edge/hono
 // outside Workers): no HTMLRewriter here, so `noindexMeta` falls back to the
-// header alone. The Worker's own behaviour is in test/worker/response-signals.test.ts.
+// header alone. The Worker's own behaviour is in test/edge/response-signals.workerd.test.ts.
 
 const CONFIG: RobotsConfig = { rules: [{ userAgent: '*', contentUsage: { trainAi: false } }], noindex: { path: '/search' }, noindexMeta: true }
 

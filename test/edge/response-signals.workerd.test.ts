@@ -4,7 +4,7 @@ import { createWorker } from '../../src/package/app.ts'
 import type { RobotsConfig } from '../../src/core/config/index.ts'
 
 // Integration tests of the response headers beyond robots.txt, through the
-// Worker's entry (createWorker, what src/index.ts exports) in workerd:
+// Worker's entry (createWorker, what src/workers/edge-worker.ts exports) in workerd:
 // `X-Robots-Tag` from `noindex` rules and on every staging and preview
 // response, `Content-Usage` (draft-ietf-aipref-attach-05 §2) from the group
 // that judges the request, and `<meta name="robots">` with `noindexMeta`.

@@ -1,7 +1,7 @@
 /**
- * Issue 8 §4, end to end: GNU Wget mirrors a site through the Worker with
+ * End to end: GNU Wget mirrors a site through the Worker with
  * `wget -r -e robots=on`, as a site owner tried it. The config is the
- * issue's: `{ userAgent: '*', allow: '/', disallow: ['/admin/'] }` with
+ * one that owner wrote: `{ userAgent: '*', allow: '/', disallow: ['/admin/'] }` with
  * `guard: { mode: 'block' }`. Wget is a generic tool, so the `*` group judges
  * it; it reads robots.txt and keeps out of /admin/, so it is never refused
  * and no violation is recorded.
@@ -9,7 +9,7 @@
  * Wget reads robots.txt by first match in file order; the guard reads it as
  * Google does (longest match). They agree only once the served file puts its
  * rules in an order both readings share (the engine's reader-safe rule
- * order, issue 10). Needs Debian's wget (`apt-get install wget`; .ci/run
+ * order). Needs Debian's wget (`apt-get install wget`; .ci/run
  * installs it).
  */
 import { execFile } from 'node:child_process'

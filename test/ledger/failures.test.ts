@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { classify } from '../../src/ledger/failures.ts'
 
-// How the recorder reads a D1 failure (src/storage/failures.ts): retried,
+// How the recorder reads a D1 failure (src/ledger/failures.ts): retried,
 // one row given up on, or the batch given up on. Messages as D1 and
 // Miniflare word them.
 

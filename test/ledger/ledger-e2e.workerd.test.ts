@@ -67,7 +67,7 @@ describe('the ledger under concurrent requests', () => {
   // Each request records in its own context. A write started by one request
   // must never be continued by another: workerd refuses such I/O, and the
   // recorder once lost whole batches that way under load.
-  // Raw rows are samples (issue 9): what was recorded is what the counters count.
+  // Raw rows are samples: what was recorded is what the counters count.
   const recorded = async () => (await env.DB.prepare('SELECT coalesce(sum(requests), 0) AS n FROM counts_hourly').first<{ n: number }>())!.n
 
   it('loses no event when many crawler requests arrive at once', async () => {

@@ -1,4 +1,4 @@
-// Pruning (src/storage/prune.ts) against a real local D1: raw rows by age and
+// Pruning (src/ledger/prune.ts) against a real local D1: raw rows by age and
 // by budget, counters after their own retention, unused robots.txt versions,
 // and a bound on each run's work.
 import { env } from 'cloudflare:test'

@@ -1,5 +1,5 @@
 // The request shapes a replay reads (migrations/0006, UPSERT_SHAPES in
-// src/storage/ledger-sql.ts), written by the real write path into a local
+// src/ledger/ledger-sql.ts), written by the real write path into a local
 // D1: every genuine request counted once per (day, host, agent, version,
 // path), spoofed claims and robots.txt fetches left out, and the cap per
 // agent, host and day with its "other" row.

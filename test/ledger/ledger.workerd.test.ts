@@ -1,4 +1,4 @@
-// Unit tests of the D1 ledger's write path (src/storage/ledger.ts) against a
+// Unit tests of the D1 ledger's write path (src/ledger/ledger.ts) against a
 // real local D1: classes fixed when a request is recorded, exact counters,
 // sampled raw rows, capped paths; and of the Analytics Engine sink through a
 // spy dataset (its writeDataPoint is a silent no-op locally).

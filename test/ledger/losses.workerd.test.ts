@@ -1,4 +1,4 @@
-// What the ledger could not store (src/storage/losses.ts): the D1 rows, the
+// What the ledger could not store (src/ledger/losses.ts): the D1 rows, the
 // KV stashes the cron moves, and the report's `losses` and `hostCap`.
 import { env, SELF } from 'cloudflare:test'
 import { beforeEach, describe, expect, it, vi } from 'vitest'

@@ -43,7 +43,7 @@ describe('the recorder under concurrent requests', () => {
     const db = await mf.getD1Database('DB')
     let count = 0
     for (let i = 0; i < 300 && count < sent; i++) {
-      // Raw rows are samples beyond a budget per agent and hour (issue 9): the counters count every event.
+      // Raw rows are samples beyond a budget per agent and hour: the counters count every event.
       count = (await db.prepare('SELECT coalesce(sum(requests), 0) AS n FROM counts_hourly').first<{ n: number }>())!.n
       if (count < sent) await new Promise((r) => setTimeout(r, 20))
     }

@@ -1,4 +1,4 @@
-// Unit tests of the per-isolate recorder (src/storage/recorder.ts) against a
+// Unit tests of the per-isolate recorder (src/ledger/recorder.ts) against a
 // real local D1, with failing, refusing and slow databases built around it.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
@@ -142,7 +142,7 @@ describe('createRecorder while D1 is down', () => {
     expect(log.mock.calls.map((c) => String(c[0]).slice(0, 40))).toEqual(['robots-edge ledger: D1 refuses writes; h', 'robots-edge ledger: D1 takes writes agai'])
   })
 
-  // Issue 11, \`loadtest --fault d1\`: the writer slept out its backoff (up to
+  // Found by \`loadtest --fault d1\`: the writer slept out its backoff (up to
   // 4 s) after D1 came back while every new event was dropped, losing 2.7
   // times what the backlog forced. Dropping cuts the backoff short.
   it('stops backing off once events are being dropped: the next try follows at the shortest wait', async () => {

@@ -1,4 +1,4 @@
-// The first five minutes with the template (issue 12 §3), tried as a new
+// The first five minutes with the template, tried as a new
 // user tries them, in a copy of the project in a temporary folder: a bad
 // config stops `npm run dev`, `npm run build` and `npm test` with the
 // config's own message and nothing else; a broken save during `npm run dev`
@@ -44,7 +44,7 @@ describe('a bad config', () => {
   }, 120_000)
 
   it('fails `npm test` once, with the message, before any test runs', async () => {
-    const { code, output } = await project.run('npx vitest run --project node test/bots/registry.test.ts', { timeout: 180_000 })
+    const { code, output } = await project.run('npx vitest run --project node test/core/agents/registry.test.ts', { timeout: 180_000 })
     expect(code).not.toBe(0)
     expect(output).toContain('robots.config.ts is invalid, so no test ran.')
     expect(output).toMatch(CONFIG_MESSAGE)

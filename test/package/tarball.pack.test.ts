@@ -1,4 +1,4 @@
-// Proved from the tarball (issue 12 §2): `npm pack`, then two fresh apps in
+// Proved from the tarball: `npm pack`, then two fresh apps in
 // temporary folders install it as any project would, apply the package's
 // migrations to their local D1, and run in the Workers runtime: a plain
 // module Worker wrapped with withRobotsEdge, and a Hono app with robotsEdge()

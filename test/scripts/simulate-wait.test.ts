@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { adminToken, waitForRanges } from '../../dev/ip-ranges.ts'
 
-// `npm run simulate` never depends on when the Worker first saw a crawler
-// (issue 8 §2): after seeding the ranges it waits until the Worker's
+// `npm run simulate` never depends on when the Worker first saw a crawler:
+// after seeding the ranges it waits until the Worker's
 // coverage route says they are loaded.
 
 const LIST = 'https://developers.google.com/static/crawling/ipranges/common-crawlers.json'

@@ -32,7 +32,7 @@ export function jsonOf(io: CapturedIo): Record<string, unknown> {
  * Applies every migration in migrations/ to a local D1 opened through
  * wrangler's platform proxy, statement by statement, as `wrangler d1
  * migrations apply --local` does (that command itself is run by `npm run
- * dev`'s setup, tested in test/package/first-minutes.test.ts; starting it
+ * dev`'s setup, tested in test/package/first-minutes.pack.test.ts; starting it
  * here cost each file a second local runtime).
  */
 export async function migrate(db: unknown): Promise<void> {

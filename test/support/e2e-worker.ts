@@ -36,7 +36,7 @@ async function migrate(mf: Miniflare): Promise<void> {
 const EDGE = 'wrangler.toml'
 const ADMIN = 'wrangler.admin.toml'
 
-/** One Worker as `npm run deploy` would upload it (test/built-workers.ts: built once per change, shared, never removed here). */
+/** One Worker as `npm run deploy` would upload it (test/support/built-workers.ts: built once per change, shared, never removed here). */
 function built(configPath: string, script: string): { outdir: string; script: string; config: ReturnType<typeof unstable_readConfig> } {
   return { outdir: dirname(script), script, config: unstable_readConfig({ config: configPath }, { hideWarnings: true }) }
 }

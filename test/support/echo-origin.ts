@@ -1,6 +1,6 @@
 /**
  * An origin that echoes what it received, for the Worker's pass-through
- * tests (test/worker/origin.test.ts): vitest's global setup for the workers
+ * tests (test/edge/origin.workerd.test.ts): vitest's global setup for the workers
  * project starts it on a free 127.0.0.1 port in Node, outside workerd, so the
  * headers it reports are the ones that crossed a real connection.
  */

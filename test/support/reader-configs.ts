@@ -4,8 +4,8 @@ import shipped from '../../robots.config.ts'
 
 // Configs whose served robots.txt the tests read with other readers than
 // Google's (Python's urllib.robotparser, Protego, the first-match and 1994
-// readers). The first two are the realistic wildcard-free configs issue 10
-// measured: nested allow and disallow, and Googlebot-Image beside Googlebot.
+// readers). The first two are realistic wildcard-free configs, the ones
+// measured when the reader-safe order was chosen: nested allow and disallow, and Googlebot-Image beside Googlebot.
 
 /** A news site: nested allow and disallow in several groups, no wildcards. */
 export const NESTED: RobotsConfig = {
@@ -72,7 +72,7 @@ export function resolved(config: RobotsConfig): ResolvedConfig {
 }
 
 /**
- * The file as robots-edge served it before issue 10: groups in config order,
+ * The file as robots-edge served it before the reader-safe order: groups in config order,
  * each group's allow rules, then its disallow rules, as written.
  */
 export function servedAsWritten(config: ResolvedConfig): string {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parseIpRanges, type IpRangeSet } from '../../src/verify/index.ts'
 import { STALE_AFTER_MS, verificationCoverage, type LoadedRanges } from '../../src/verify/coverage.ts'
 
-// Verification coverage per operator (issue 8 §2), from what one isolate has loaded.
+// Verification coverage per operator, from what one isolate has loaded.
 
 const LISTS = 'https://developers.google.com/static/crawling/ipranges'
 const NOW = Date.UTC(2026, 3, 20, 12, 0)

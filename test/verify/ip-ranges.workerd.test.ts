@@ -10,7 +10,7 @@ import specialCrawlers from '../fixtures/ip-ranges/special-crawlers.json?raw'
 import stripeWebhooks from '../fixtures/ip-ranges/stripe-webhooks.txt?raw'
 import uptimerobot from '../fixtures/ip-ranges/uptimerobot.txt?raw'
 
-// Unit tests of src/storage/ip-ranges.ts against workerd's real KV; every
+// Unit tests of src/verify/store/ip-ranges.ts against workerd's real KV; every
 // operator's list is served by an injected fetch, so nothing leaves the machine.
 
 const GOOGLE = 'https://developers.google.com/static/crawling/ipranges'

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import googlebotRanges from '../fixtures/ip-ranges/googlebot.json?raw'
 import { IP_RANGES_KEY_PREFIX, refreshIpRanges } from '../../src/verify/store/ip-ranges.ts'
 
-// Issue 8 §2 through the real Worker entry (src/index.ts, robots.config.ts):
+// Verification through the real Worker entry (src/workers/edge-worker.ts, robots.config.ts):
 // a claim checked before the ranges are loaded is `unknown`, the Worker picks
 // the ranges up within a minute of the cron storing them, and the coverage
 // route says what is loaded. Time moves forward with a mocked clock, which

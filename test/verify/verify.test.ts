@@ -88,7 +88,7 @@ describe('unverified: nothing to check against', () => {
 })
 
 describe('unknown: the operator publishes ranges, but they are not loaded here', () => {
-  // Missing ranges are not an answer (issue 8 §2): the claim cannot be
+  // Missing ranges are not an answer: the claim cannot be
   // checked, so it is counted neither for nor against the operator.
   it('the list is not loaded yet, or loaded empty', () => {
     expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, none)).toBe('unknown')

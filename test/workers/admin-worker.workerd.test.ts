@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { describe, expect, it } from 'vitest'
 import { createAdminWorker } from 'robots-edge'
 
-// createAdminWorker, the template's admin Worker (src/admin-worker.js): the
+// createAdminWorker, the template's admin Worker (src/workers/admin-worker.js): the
 // report routes behind the token, over the same D1 and KV as the edge.
 // test/e2e serves it built, behind the edge's service binding.
 

@@ -12,7 +12,7 @@ describe('a staging deployment', () => {
     expect(body).not.toContain('Sitemap:')
   })
 
-  // Issue 14 §3: a disallow-all robots.txt keeps crawlers out, not linked URLs out of the index.
+  // A disallow-all robots.txt keeps crawlers out, not linked URLs out of the index.
   it('sends X-Robots-Tag: noindex on every response, robots.txt and pages alike', async () => {
     for (const path of ['/robots.txt', '/', '/admin/x']) {
       const res = await SELF.fetch(`https://example.com${path}`)
@@ -20,7 +20,7 @@ describe('a staging deployment', () => {
     }
   })
 
-  // The template's edge entry (src/index.ts) hands /_robots/ to the admin
+  // The template's edge entry (src/workers/edge-worker.ts) hands /_robots/ to the admin
   // Worker; here wrangler.toml's ROBOTS_ADMIN binding reaches a stand-in
   // that answers with what it received (vitest.config.ts, adminEcho).
   it('forwards /_robots/ through the ROBOTS_ADMIN service binding, as it came', async () => {

@@ -3,11 +3,11 @@ import { afterEach, beforeEach, describe, expect, inject, it, vi, type MockInsta
 import { createEdgeWorker, createWorker } from 'robots-edge'
 import config from '../../robots.config.ts'
 
-// createEdgeWorker, the template's edge Worker (src/index.ts): robots.txt,
+// createEdgeWorker, the template's edge Worker (src/workers/edge-worker.ts): robots.txt,
 // the guard and the cron as createWorker, with /_robots/ handed unchanged to
 // the admin Worker behind the ROBOTS_ADMIN service binding. Here the binding
 // is a test double in `env` that keeps what it was sent; the staging project
-// drives src/index.ts through a real service binding, and test/e2e the two
+// drives src/workers/edge-worker.ts through a real service binding, and test/e2e the two
 // built Workers.
 
 const UA = {
@@ -102,7 +102,7 @@ describe('createEdgeWorker(config)', () => {
 
   it('guards as createWorker does: a blocked crawler gets 403, a person passes, and neither reaches the admin Worker', async () => {
     const admin = adminDouble()
-    // What passes goes to an origin that echoes what it receives (test/guard/echo-origin.ts).
+    // What passes goes to an origin that echoes what it receives (test/support/echo-origin.ts).
     const bindings = { ...env, ORIGIN: inject('echoOrigin'), ROBOTS_ADMIN: admin.fetcher }
     const refused = await call(edge, get('/articles/1', UA.gptbot), bindings)
     expect(refused.status).toBe(403)

@@ -115,7 +115,7 @@ async function load() {
   }
 }
 
-/** What the ledger could not store in the range, and whether its cap on hosts was reached (src/storage/losses.ts). */
+/** What the ledger could not store in the range, and whether its cap on hosts was reached (src/ledger/losses.ts). */
 function storageNotes(r) {
   const lost = (r.losses ?? []).map((l) => ` · ${formatCount(l.events)} events could not be stored between ${formatTime(l.from)} and ${formatTime(l.to)} UTC`)
   const cap = r.hostCap ? [` · ${formatCount(r.hostCap.stored)} hosts stored, the most without a hosts list in robots.config.ts: requests for other hosts are counted under other-hosts.invalid`] : []
@@ -162,7 +162,7 @@ category.addEventListener('change', () => {
 filterInput.addEventListener('input', renderTables)
 $('filters').addEventListener('submit', (event) => event.preventDefault())
 
-/** Verification coverage: one plain sentence per operator whose IP ranges are missing or stale (issue 8 §2). */
+/** Verification coverage: one plain sentence per operator whose IP ranges are missing or stale. */
 async function showCoverage() {
   const coverage = await getJson(`${api}/verification`).catch(() => null)
   if (Array.isArray(coverage?.operators)) {

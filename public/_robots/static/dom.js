@@ -9,8 +9,8 @@
  */
 
 /**
- * The dashboard's copy of src/report/visible.ts (a static asset cannot
- * import TypeScript); test/report/visible.test.ts holds the two to the same
+ * The dashboard's copy of src/core/visible.ts (a static asset cannot
+ * import TypeScript); test/core/visible.test.ts holds the two to the same
  * output for every code point.
  */
 const HIDDEN_CHARACTERS = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Bidi_Control}\u2800]/gu

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The history view (issue 13 §2): each host's robots.txt versions from
+ * The history view: each host's robots.txt versions from
  * /api/history, when each was first served and by which deployment, and, for
  * the version selected, its text with line numbers and a line diff against
  * the version before it. robots.txt is anyone's text (a host's, an earlier

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The dashboard's tables: which columns each shows and how a cell reads.
- * The data is the JSON API's (src/report/types.ts); every string in it may
+ * The data is the JSON API's (src/admin/types.ts); every string in it may
  * come from a crawler, so cells are text built with el().
  */
 import { clipped, el, formatCount, formatRule, formatShare, secondCell, timeCell } from './dom.js'

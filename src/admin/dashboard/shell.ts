@@ -52,7 +52,7 @@ function options(values: readonly (readonly [string, string])[], selected: strin
 
 const SOURCES: Readonly<Record<ReportSource, string>> = { d1: 'D1 ledger (exact counts)', 'analytics-engine': 'Analytics Engine (sampled estimates)' }
 
-/** The evidence rule (issue 8 §3), as the dashboard states it, with the numbers the judgment uses. */
+/** The evidence rule, as the dashboard states it, with the numbers the judgment uses. */
 export function verdictRule(): string {
   const t = THRESHOLDS
   return `<details id="rule" class="rule"><summary>How verdicts are decided</summary>

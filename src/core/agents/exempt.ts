@@ -1,7 +1,7 @@
 import { registry, type AgentEntry } from '../agents/index.ts'
 
 /**
- * Who the `*` group does not judge by default (issue 8 §4): fetchers acting
+ * Who the `*` group does not judge by default: fetchers acting
  * on one person's request, whose operators document that robots.txt does not
  * apply to such a fetch. RFC 9309 §2.2.1 makes `*` the group of every
  * crawler without one of its own, so every other automated client (crawlers

@@ -1,6 +1,6 @@
 /**
  * Shapes of the agent registry. The registry is data: every fact in it comes
- * from the operator's page that `agentDocs(id)` names (src/bots/registry/sources.ts),
+ * from the operator's page that `agentDocs(id)` names (src/core/agents/registry/sources.ts),
  * so a reviewer can check an entry against its source without reading any code.
  */
 
@@ -122,7 +122,7 @@ export interface AgentEntry {
    * this agent's requests with, e.g. `https://agent.bot.goog`. A request
    * claiming the agent with a valid signature from it is verified (ahead of
    * IP ranges), and one with an invalid signature is spoofed; an unsigned
-   * request is checked as before. See src/bots/web-bot-auth.ts.
+   * request is checked as before. See src/verify/web-bot-auth.ts.
    */
   readonly signatureAgent?: string
 }

@@ -55,7 +55,7 @@ const NOT_PRODUCTION_NOTE = (c: ResolvedConfig) =>
 
 /**
  * The robots.txt model a resolved config describes, in the order every
- * reader agrees on (src/robots/reader-safe.ts): the config's meaning under
+ * reader agrees on (src/core/robots/reader-safe.ts): the config's meaning under
  * RFC 9309, written so that first-match readers such as Python's
  * `urllib.robotparser` read the same verdicts wherever patterns have no
  * wildcards.

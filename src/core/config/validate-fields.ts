@@ -54,7 +54,7 @@ export function listPath(value: unknown, path: string, i: number): string {
   return Array.isArray(value) ? `${path}[${i}]` : path
 }
 
-/** What each kind of unsafe character would do in robots.txt (see src/robots/characters.ts). */
+/** What each kind of unsafe character would do in robots.txt (see src/core/robots/characters.ts). */
 function effect(found: UnsafeCharacter): string {
   switch (found.kind) {
     case 'line-break':

@@ -18,7 +18,7 @@ export const CONTROL_ONLY: ReadonlySet<string> = new Set<string>(registry.filter
  * the deployment serves its rules (production), that is the served file.
  * Where it does not (staging, a preview host), the served file disallows
  * everything for `*`, and the guard still takes each agent's mode from the
- * group the config gives it (issue 11 §1): a group in `block` refuses what
+ * group the config gives it: a group in `block` refuses what
  * the served file disallows, rather than everything falling back to the
  * file-wide mode.
  */
@@ -163,7 +163,7 @@ export const agentKey = (identity: AgentIdentity): string => identity.id ?? iden
 /**
  * Judges a request. A header that names several unrelated registry crawlers
  * (`Googlebot/2.1 GPTBot/1.1`, `identity.others`) is judged as each of them,
- * and the stricter verdict applies (issue 11 §1): naming a lenient crawler
+ * and the stricter verdict applies: naming a lenient crawler
  * beside a refused one gains a client nothing. Ties go to the identity
  * `identifyAgent` chose.
  *

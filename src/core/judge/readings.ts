@@ -2,7 +2,7 @@ import type { Policy } from '../config/index.ts'
 import { compileRobotsTxt, pathOf, type DecidingRule, type Group, type RobotsMatcher, type Verdict } from '../robots/index.ts'
 
 /**
- * The two readings of a request path the guard enforces (issue 11 §1).
+ * The two readings of a request path the guard enforces.
  *
  * RFC 9309 §2.2.2 asks that percent-encoded unreserved octets (RFC 3986
  * §2.3: letters, digits, `-`, `.`, `_`, `~`) be decoded before a path is

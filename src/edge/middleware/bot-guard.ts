@@ -28,7 +28,7 @@ export interface BotGuardOptions {
   /** The per-isolate policy store (`createPolicies(config)`), shared with `robotsTxt()`. */
   policies: Policies
   /**
-   * Confirms a claimed identity (see src/bots/verify.ts for the rule the
+   * Confirms a claimed identity (see src/verify/verify.ts for the rule the
    * Worker uses). Default: `verified` when Cloudflare says so
    * (`request.cf.verifiedBotCategory` or `botManagement.verifiedBot`), else
    * `unverified`.

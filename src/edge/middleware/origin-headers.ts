@@ -3,7 +3,7 @@ import { sameSecret } from '../../core/http/same-secret.ts'
 
 /**
  * What the Worker forwards to the origin, and what it never does: no client
- * header can steer the Worker or the origin behind it (issue 11 §2).
+ * header can steer the Worker or the origin behind it.
  */
 
 /** Marks the Worker's own subrequests, so a misrouted one never loops back into it. */

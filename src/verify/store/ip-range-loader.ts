@@ -65,7 +65,7 @@ const EMPTY: State = { ranges: new Map(), metadata: new Map(), index: null, load
 
 /**
  * Make a memoising loader with its own state. The Worker makes one per
- * isolate (src/wiring.ts); a separate one suits a test or a second namespace.
+ * isolate (src/edge/wiring.ts); a separate one suits a test or a second namespace.
  *
  * @example
  * const load = createIpRangeLoader()

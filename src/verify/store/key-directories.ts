@@ -66,7 +66,7 @@ type Fetched = { ok: true; stored: Stored } | { ok: false; reason: DirectoryFail
 const MAX_ENTRIES = 512
 
 /**
- * The Worker keeps one per isolate (src/wiring.ts).
+ * The Worker keeps one per isolate (src/edge/wiring.ts).
  *
  * @example
  * const directories = createKeyDirectories()

@@ -46,7 +46,7 @@ describe('ai.robots.txt coverage', () => {
   })
 })
 
-describe('agents and tools issue 8 names', () => {
+describe('agents and tools the public lists name', () => {
   // Coding agents and CLIs, assistants, monitors, others: registry agents with their own id.
   it.each([
     ['Cursor/3.0.16 (darwin arm64)', 'cursor'],

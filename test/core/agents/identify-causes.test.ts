@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { identifyAgent } from '../../../src/core/agents/index.ts'
 
-// The causes issue 8 found in the misses and false positives, each as a rule.
+// The causes found in the misses and false positives, each as a rule.
 describe('a + is a bot signal only before a URL or an address', () => {
   // Capability flags, models and versions with a `+` are people's devices.
   it.each([

@@ -40,7 +40,7 @@ function hasToken(identity: AgentIdentity | null, expected: string): boolean {
   return space > 0 && identity.names.includes(expected) && (token === expected.slice(0, space) || token === expected.replace(/ /g, ''))
 }
 
-describe('the public-corpora sample (issue 8 §1)', () => {
+describe('the public-corpora sample', () => {
   it('is all read', () => {
     expect(lines.length).toBe(3357)
     expect(ofKind('browser').length).toBeGreaterThan(2500)

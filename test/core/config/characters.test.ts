@@ -95,7 +95,7 @@ describe('host', () => {
   })
 })
 
-describe('the cases issue 10 names', () => {
+describe('the cases found by the reader comparison', () => {
   // `allow: '/a\u2029Disallow: /'` made Python read GPTBot as disallowed everywhere.
   it('refuses a paragraph separator in allow', () => {
     expect(errorsOf({ rules: [{ userAgent: 'GPTBot', allow: '/a\u2029Disallow: /' }] })).toEqual([

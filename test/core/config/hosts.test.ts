@@ -4,8 +4,8 @@ import {
   type ConfigContext, type RobotsConfig,
 } from '../../../src/core/config/index.ts'
 
-// Host names as robots-edge keys them (src/config/host.ts), the `hosts`
-// option, and the per-isolate policy cache (src/config/policies.ts).
+// Host names as robots-edge keys them (src/core/config/host.ts), the `hosts`
+// option, and the per-isolate policy cache (src/core/config/policies.ts).
 
 describe('canonicalHost', () => {
   it.each([

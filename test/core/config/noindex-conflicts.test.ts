@@ -4,7 +4,7 @@ import { buildPolicy, checkConfig, noindexConflicts, resolveConfig, type RobotsC
 import { captureIo, jsonOf } from '../../support/cli-io.ts'
 
 // Unit tests of the noindex/disallow warning: a page robots.txt disallows is
-// never fetched, so its X-Robots-Tag is never seen (issue 14 §3).
+// never fetched, so its X-Robots-Tag is never seen.
 
 const conflictsOf = (config: RobotsConfig, env = 'production') => noindexConflicts(config, buildPolicy(resolveConfig(config, { host: 'example.com', env }).config))
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { agents, checkConfig, createPolicies, DEFAULTS, resolveConfig, validateConfig } from '../../../src/core/config/index.ts'
 
-// The `protect` option (issue 13): the agents `robots-edge impact` must not
+// The `protect` option: the agents `robots-edge impact` must not
 // let a change shut out. Validated as strictly as the other options; it
 // changes nothing in robots.txt or the guard.
 

@@ -82,7 +82,7 @@ describe('served files read by real readers', { timeout: 60_000 }, () => {
     after = disagreements(a.all, a.verdicts)
   }, 60_000)
 
-  // Issue 10's finding, kept as a regression fixture: written in config
+  // A regression fixture: written in config
   // order, the files read differently for urllib.robotparser.
   it('disagreed before (config order)', () => {
     expect(before.readings).toBeGreaterThan(500)

@@ -307,9 +307,9 @@ describe('ConfigError and formatIssue', () => {
   })
 })
 
-// Bugs in src/config these tests found. Each fails until src/config is
+// Bugs in src/core/config these tests found. Each fails until src/core/config is
 // fixed; each names the consequence for a site.
-describe('bugs found in src/config (these fail until it is fixed)', () => {
+describe('bugs found in src/core/config (these fail until it is fixed)', () => {
   const tab = (path: string, value: string, at: number, fix: string): ConfigIssue => ({ path, message: `${JSON.stringify(value)} holds U+0009 (CHARACTER TABULATION) at character ${at}, a control character, which robots.txt readers handle inconsistently (some keep it, some end the line there, terminals run it as an escape).`, fix })
   const encodeTab = 'Remove it, or write it percent-encoded ("%09") if the URL really holds it.'
 

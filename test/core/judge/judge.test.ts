@@ -6,7 +6,7 @@ import { USER_TRIGGERED_FETCHERS } from '../../../src/core/agents/exempt.ts'
 import { decide } from '../../../src/core/judge/judge.ts'
 import { decodeUnreserved } from '../../../src/core/judge/readings.ts'
 
-// Unit tests of the guard's decision (src/guard): ambiguous headers, the two
+// Unit tests of the guard's decision (src/core/judge): ambiguous headers, the two
 // readings of a path, and the default exemptions. The Worker-level tests are
 // in test/worker/guard-*.test.ts.
 

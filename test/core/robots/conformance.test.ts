@@ -23,7 +23,7 @@ const cases: ReferenceCase[] = readFileSync(corpus, 'utf8')
 
 /**
  * A matcher answers a token's first check by scanning its rules and later
- * ones from an index (see src/robots/token-rules.ts): every case is checked
+ * ones from an index (see src/core/robots/token-rules.ts): every case is checked
  * both ways, the second check of the same matcher coming from the index.
  */
 const SCANNED = 1

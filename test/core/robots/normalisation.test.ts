@@ -65,7 +65,7 @@ function reference(file: string, rawPath: string): { allowed: boolean; line: num
 
 /**
  * A matcher scans a token's rules for its first check and indexes them for
- * the next (src/robots/token-rules.ts): a warmed matcher answers from the index.
+ * the next (src/core/robots/token-rules.ts): a warmed matcher answers from the index.
  */
 function warmed(file: string): ReturnType<typeof compileRobotsTxt> {
   const robots = compileRobotsTxt(file)

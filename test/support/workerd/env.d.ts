@@ -9,7 +9,7 @@ declare global {
 }
 
 declare module 'vitest' {
-  // Provided by test/guard/echo-origin.ts (the workers project's global setup).
+  // Provided by test/support/echo-origin.ts (the workers project's global setup).
   export interface ProvidedContext {
     echoOrigin: string
   }

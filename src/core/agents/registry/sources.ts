@@ -4,7 +4,7 @@ import type { AgentId } from '../registry.ts'
  * The operators' pages every registry entry's facts come from: each page, then
  * the agents it documents. The Worker never loads this file (it needs the
  * facts, not their sources); `agentDocs(id)` in robots-edge/bots and the
- * tests read it. Every agent has exactly one page here (test/bots/sources.test.ts).
+ * tests read it. Every agent has exactly one page here (test/core/agents/sources.test.ts).
  */
 export const agentSources: readonly (readonly [url: string, ids: readonly AgentId[]])[] = [
   ['https://developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers', [
