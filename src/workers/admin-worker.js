@@ -4,6 +4,6 @@ import { createAdminWorker } from 'robots-edge'
 // dashboard under /_robots/, reached only through the edge Worker's
 // ROBOTS_ADMIN service binding. See src/workers/edge-worker.ts for the edge.
 // JavaScript, not TypeScript, on purpose: `wrangler dev` compares each
-// TypeScript entry's bindings with the one worker-configuration.d.ts (the
+// TypeScript entry's bindings with the one types/worker-configuration.d.ts (the
 // edge's), and would tell every `npm run dev` to re-run `wrangler types`.
 export default createAdminWorker()

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ROOT } from './consumer.ts'
 
-const LINKED = ['bin', 'scripts', 'test', 'node_modules', 'migrations', 'public', 'package.json', 'tsconfig.json', 'tsconfig.node.json', 'vitest.config.ts', '.npmrc']
-const COPIED = ['wrangler.toml', 'wrangler.admin.toml', '.dev.vars.example', 'worker-configuration.d.ts', 'robots.config.ts']
+const LINKED = ['bin', 'scripts', 'dev', 'test', 'node_modules', 'migrations', 'public', 'package.json', 'tsconfig.json', 'tsconfig.node.json', 'vitest.config.ts', '.npmrc']
+const COPIED = ['wrangler.toml', 'wrangler.admin.toml', '.dev.vars.example', 'types/worker-configuration.d.ts', 'robots.config.ts']
 
 /** A config that type-checks but is invalid: crawlers read only "Brightbot". */
 export const BAD_CONFIG = "import { defineConfig } from 'robots-edge'\n\nexport default defineConfig({ rules: [{ userAgent: 'Brightbot 1.0', disallow: '/admin/' }] })\n"
@@ -36,6 +36,8 @@ function shellEnv(): NodeJS.ProcessEnv {
 export async function createProject(): Promise<Project> {
   const dir = await mkdtemp(join(tmpdir(), 'robots-edge-project-'))
   await mkdir(join(dir, 'src'))
+  // Copied, not linked: `npm run types` in the project must not rewrite this repository's file.
+  await mkdir(join(dir, 'types'))
   await Promise.all([
     ...LINKED.map((name) => symlink(join(ROOT, name), join(dir, name))),
     ...COPIED.map((name) => copyFile(join(ROOT, name), join(dir, name))),
