@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
+import { buildLineDiff } from './scripts/build-line-diff.mjs'
 
 // Each test file names the runtime it needs (*.workerd, *.staging, *.e2e,
 // *.pack); the rest are pure modules in plain Node, where the
@@ -8,6 +9,9 @@ import { defineConfig } from 'vitest/config'
 // through its real entry in workerd.
 // The ledger's schema, applied to each test's D1 by test/support/workerd/setup.ts.
 const migrations = await readD1Migrations('./migrations')
+// The dashboard's line diff (public/_robots/static/line-diff.js) is written
+// from src/core/line-diff.ts; the e2e tests serve it and a unit test loads it.
+buildLineDiff()
 
 /**
  * Stands in for the admin Worker behind wrangler.toml's ROBOTS_ADMIN service

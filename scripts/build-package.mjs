@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { buildLineDiff } from './build-line-diff.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 process.chdir(root)
@@ -13,6 +14,8 @@ const bin = (name) => `node_modules/.bin/${name}`
 const offline = { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' }
 
 rmSync('lib', { recursive: true, force: true })
+// public/ ships the dashboard, its line diff included.
+buildLineDiff()
 
 // The Workers runtime types alone: worker-configuration.d.ts also types this
 // repository's own Worker (its main module and robots.config.ts), which is

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { buildLineDiff } from './build-line-diff.mjs'
 
 const { values } = parseArgs({ options: { 'persist-to': { type: 'string' } } })
 const root = process.cwd()
@@ -24,6 +25,8 @@ const bin = (name) => join(root, 'node_modules', '.bin', name)
 const validated = spawnSync(process.execPath, [join(root, 'bin', 'robots-edge.mjs'), 'validate'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' })
 if (validated.status !== 0) process.exit(validated.status ?? 1)
 process.stdout.write(validated.stdout)
+// The dashboard's line diff, from its TypeScript source.
+buildLineDiff()
 
 const devVars = join(root, '.dev.vars')
 if (!existsSync(devVars)) {

@@ -1,10 +1,12 @@
-// `npm test`: the type check and the test suite, side by side. The suite
-// spends much of its time waiting on runtimes it starts (workerd, wrangler,
-// Chromium), so the type check fits in its gaps instead of going first.
-// Its output is held back and printed after the suite's, whole; the exit
+// `npm test`: the type check and the linter, beside the test suite. The
+// suite spends much of its time waiting on runtimes it starts (workerd,
+// wrangler, Chromium), so the checks fit in its gaps instead of going first.
+// Their output is held back and printed after the suite's, whole; the exit
 // code is the first failure's. Arguments go to vitest (`npm test -- test/cli`).
+// The formatter's check is not run yet: `npm run format` rewrites the tree.
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { buildLineDiff } from './build-line-diff.mjs'
 
 const bin = (name) => join(process.cwd(), 'node_modules', '.bin', name)
 
@@ -23,18 +25,24 @@ function run(command, args, { quiet = false } = {}) {
 }
 
 async function typecheck() {
-  // The Worker's code (Workers types), then the Node side (scripts, tests).
-  for (const project of ['tsconfig.json', 'tsconfig.node.json']) {
+  // The Worker's code (Workers types), the Node side (scripts, tests), the dashboard's scripts (DOM types).
+  for (const project of ['tsconfig.json', 'tsconfig.node.json', 'tsconfig.public.json']) {
     const result = await run(bin('tsc'), ['-p', project, '--pretty'], { quiet: true })
-    if (result.code !== 0) return { ...result, project }
+    if (result.code !== 0) return { ...result, step: `tsc -p ${project}` }
   }
+  // Biome's lint rules (biome.json): unused code, `any`, promises left floating.
+  const lint = await run(bin('biome'), ['lint', '--colors=off'], { quiet: true })
+  if (lint.code !== 0) return { ...lint, step: 'biome lint' }
   return { code: 0, output: '' }
 }
 
+// Both the type check and the suite read the dashboard's line diff, written from its TypeScript source.
+buildLineDiff()
+
 const [types, tests] = await Promise.all([typecheck(), run(bin('vitest'), ['run', ...process.argv.slice(2)])])
 if (types.code !== 0) {
-  process.stderr.write(`\n${types.output}\nnpm test: the type check (tsc -p ${types.project}) failed.\n`)
+  process.stderr.write(`\n${types.output}\nnpm test: ${types.step} failed.\n`)
 } else {
-  process.stdout.write('npm test: the type check passed (tsc -p tsconfig.json, tsc -p tsconfig.node.json).\n')
+  process.stdout.write('npm test: the type check and the lint passed (tsc -p tsconfig.json, tsconfig.node.json, tsconfig.public.json; biome lint).\n')
 }
 process.exit(types.code !== 0 ? types.code : tests.code)

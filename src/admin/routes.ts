@@ -17,7 +17,7 @@ import { AnalyticsEngineQueryError, getAnalyticsEngineReport, type AnalyticsEngi
 import { toCsv } from './csv.ts'
 import { renderDashboard } from './dashboard/shell.ts'
 import { getAgentRequests, getReport, MAX_PAGE } from './queries.ts'
-import { BadParam, DAY, failure, filterOf, hostParam, ledgerOf, PRINTABLE, readQuery, text, time } from './params.ts'
+import { BadParam, failure, filterOf, hostParam, ledgerOf, PRINTABLE, readQuery, text, time } from './params.ts'
 import { policyRoutes } from './policy-routes.ts'
 import { REPORT_BASE } from '../core/report-base.ts'
 import type { Report, ReportFilter, ReportSource } from './types.ts'
@@ -27,7 +27,6 @@ export { parseTime } from './params.ts'
 export { REPORT_BASE } from '../core/report-base.ts'
 
 /** The default range: the last week. */
-const DEFAULT_RANGE = 7 * DAY
 const DEFAULT_PAGE = 50
 /**
  * Agents (and spoofed claims) in one JSON report, worst first. Unknown bots

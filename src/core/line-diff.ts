@@ -1,13 +1,16 @@
 /**
  * A line diff of two robots.txt files, for the CLI's `diff` and the
- * dashboard's history view. No imports, so a browser bundle
- * can take it as it is.
+ * dashboard's history view. No imports: the dashboard serves this module as
+ * JavaScript (public/_robots/static/line-diff.js, written from this file by
+ * scripts/build-line-diff.mjs), so the two never differ.
  *
  * Lines end at CR, LF or CRLF (RFC 9309 §2.2: EOL). The common head and tail
  * are set aside first (a policy change touches a few lines), and the rest is
- * a longest common subsequence of lines: exact up to MAX_CELLS cells of its
- * table; beyond, the middle is shown as removed and added as a whole
- * (correct, not minimal), so a 500 KiB file never costs more than that.
+ * a longest common subsequence of lines, whose table grows as the product of
+ * the two middles' lengths. Beyond MAX_CELLS cells `lineDiff` gives up (null:
+ * robots.txt may be 500 KiB, RFC 9309 §2.5, and a browser tab must not stall
+ * on two unrelated ones) and `diffLines` shows the middle as removed and
+ * added whole (correct, not minimal).
  */
 
 /** One line of the diff, with its number in each file (null where it is not in that file). */
@@ -31,26 +34,44 @@ export function splitLines(text: string): string[] {
 
 /**
  * Every line of both files in order: unchanged, removed from `before` or
- * added in `after`, removals before additions where lines were replaced.
+ * added in `after`, removals before additions where lines were replaced;
+ * null when the changed middles are larger than `maxCells` cells.
+ *
+ * @example
+ * lineDiff('User-agent: *\nDisallow: /a/\n', 'User-agent: *\nDisallow: /b/\n')?.map((l) => l.kind) // ['same', 'removed', 'added']
+ */
+export function lineDiff(before: string, after: string, maxCells: number = MAX_CELLS): DiffLine[] | null {
+  return diff(before, after, maxCells, false)
+}
+
+/**
+ * As `lineDiff`, never null: beyond MAX_CELLS the changed middle is shown as
+ * removed and added whole.
  *
  * @example
  * diffLines('User-agent: *\nDisallow: /a/\n', 'User-agent: *\nDisallow: /b/\n').map((l) => l.kind) // ['same', 'removed', 'added']
  */
 export function diffLines(before: string, after: string): DiffLine[] {
+  return diff(before, after, MAX_CELLS, true) ?? []
+}
+
+function diff(before: string, after: string, maxCells: number, whole: boolean): DiffLine[] | null {
   const a = splitLines(before)
   const b = splitLines(after)
   let head = 0
   while (head < a.length && head < b.length && a[head] === b[head]) head++
   let tail = 0
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++
+  const n = a.length - head - tail
+  const m = b.length - head - tail
+  const tooLarge = n * m > maxCells
+  if (tooLarge && !whole) return null
   const out: DiffLine[] = []
   const same = (i: number, j: number) => out.push({ kind: 'same', text: a[i]!, before: i + 1, after: j + 1 })
   const removed = (i: number) => out.push({ kind: 'removed', text: a[i]!, before: i + 1, after: null })
   const added = (j: number) => out.push({ kind: 'added', text: b[j]!, before: null, after: j + 1 })
   for (let i = 0; i < head; i++) same(i, i)
-  const n = a.length - head - tail
-  const m = b.length - head - tail
-  if (n * m > MAX_CELLS || n === 0 || m === 0) {
+  if (tooLarge || n === 0 || m === 0) {
     for (let i = 0; i < n; i++) removed(head + i)
     for (let j = 0; j < m; j++) added(head + j)
   } else {

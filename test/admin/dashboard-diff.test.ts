@@ -1,11 +1,13 @@
-// Unit tests of the dashboard's line diff (public/_robots/static/line-diff.js),
+// Unit tests of the dashboard's line diff (public/_robots/static/line-diff.js,
+// written from src/core/line-diff.ts by scripts/build-line-diff.mjs),
 // which the history view draws between a robots.txt version and the one before.
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-interface DiffLine { op: ' ' | '-' | '+'; text: string; before: number | null; after: number | null }
+interface DiffLine { kind: 'same' | 'removed' | 'added'; text: string; before: number | null; after: number | null }
+const OP = { same: ' ', removed: '-', added: '+' } as const
 /** The dashboard's module, loaded by path: plain JavaScript with no type declarations. */
 const diff = (await import(pathToFileURL(resolve('public/_robots/static/line-diff.js')).href)) as {
   MAX_CELLS: number
@@ -13,7 +15,7 @@ const diff = (await import(pathToFileURL(resolve('public/_robots/static/line-dif
   lineDiff(before: string, after: string, maxCells?: number): DiffLine[] | null
 }
 
-const ops = (lines: DiffLine[] | null) => lines?.map((l) => `${l.op}${l.text}`)
+const ops = (lines: DiffLine[] | null) => lines?.map((l) => `${OP[l.kind]}${l.text}`)
 
 describe('splitLines', () => {
   // RFC 9309 §2.2: a line ends with CR, LF or CRLF; the parser numbers lines the same way.
@@ -32,10 +34,10 @@ describe('splitLines', () => {
 describe('lineDiff', () => {
   it('shows a changed rule as a removal then an addition, with both files\' line numbers', () => {
     expect(diff.lineDiff('User-agent: *\nDisallow: /a/\nAllow: /\n', 'User-agent: *\nDisallow: /b/\nAllow: /\n')).toEqual([
-      { op: ' ', text: 'User-agent: *', before: 1, after: 1 },
-      { op: '-', text: 'Disallow: /a/', before: 2, after: null },
-      { op: '+', text: 'Disallow: /b/', before: null, after: 2 },
-      { op: ' ', text: 'Allow: /', before: 3, after: 3 },
+      { kind: 'same', text: 'User-agent: *', before: 1, after: 1 },
+      { kind: 'removed', text: 'Disallow: /a/', before: 2, after: null },
+      { kind: 'added', text: 'Disallow: /b/', before: null, after: 2 },
+      { kind: 'same', text: 'Allow: /', before: 3, after: 3 },
     ])
   })
 
@@ -46,7 +48,7 @@ describe('lineDiff', () => {
   })
 
   it('treats a change of line endings alone as no change', () => {
-    expect(diff.lineDiff('a\r\nb\r\n', 'a\nb\n')?.every((l) => l.op === ' ')).toBe(true)
+    expect(diff.lineDiff('a\r\nb\r\n', 'a\nb\n')?.every((l) => l.kind === 'same')).toBe(true)
   })
 
   it('refuses, with null, middles larger than its bound', () => {
@@ -55,7 +57,7 @@ describe('lineDiff', () => {
     expect(diff.lineDiff(before, after)).toBeNull()
     // The same files with a shared head and tail only: cut before the bound applies.
     const same = `${before}\nAllow: /x\n${before}`
-    expect(diff.lineDiff(same, `${before}\nAllow: /y\n${before}`)?.filter((l) => l.op !== ' ').length).toBe(2)
+    expect(diff.lineDiff(same, `${before}\nAllow: /y\n${before}`)?.filter((l) => l.kind !== 'same').length).toBe(2)
     expect(diff.lineDiff('a\nb\n', 'c\nd\n', 3)).toBeNull()
   })
 
@@ -65,9 +67,9 @@ describe('lineDiff', () => {
       const before = diff.splitLines(a.join('\n'))
       const after = diff.splitLines(b.join('\n'))
       const out = diff.lineDiff(a.join('\n'), b.join('\n'))!
-      expect(out.filter((l) => l.op !== '+').map((l) => l.text)).toEqual(before)
-      expect(out.filter((l) => l.op !== '-').map((l) => l.text)).toEqual(after)
-      expect(out.filter((l) => l.op !== ' ').length).toBe(before.length + after.length - 2 * lcsLength(before, after))
+      expect(out.filter((l) => l.kind !== 'added').map((l) => l.text)).toEqual(before)
+      expect(out.filter((l) => l.kind !== 'removed').map((l) => l.text)).toEqual(after)
+      expect(out.filter((l) => l.kind !== 'same').length).toBe(before.length + after.length - 2 * lcsLength(before, after))
       for (const l of out) {
         if (l.before !== null) expect(before[l.before - 1]).toBe(l.text)
         if (l.after !== null) expect(after[l.after - 1]).toBe(l.text)

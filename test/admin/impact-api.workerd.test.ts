@@ -11,6 +11,8 @@ import { contentHash } from '../../src/core/config/hash.ts'
 import { recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
 import { refreshIpRanges } from '../../src/verify/store/ip-ranges.ts'
 import { DAY, HOUR, googlebot, judged } from '../support/report-fixtures.ts'
+import type { History, VersionText } from '../../src/admin/history.ts'
+import type { ImpactReport } from '../../src/admin/impact-queries.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
 
 const TOKEN = 'test-admin-token'
@@ -63,6 +65,10 @@ beforeAll(async () => {
   await waitForRequests(14)
 })
 
+
+/** POST /_robots/api/impact's body: the replay, its agents capped, with how many were left out. */
+type ImpactResponse = ImpactReport & { readonly omitted: number }
+
 describe('POST /_robots/api/impact', () => {
   it('reports that Googlebot and Bingbot lose access to the article paths they crawled, by which rule and line', async () => {
     // /articles/ disallowed for everyone: in the `*` group, and in Googlebot's own group (robots.config.ts gives it one).
@@ -70,7 +76,7 @@ describe('POST /_robots/api/impact', () => {
     expect(candidate.split('Disallow: /articles/')).toHaveLength(3)
     const res = await impact({ robotsTxt: candidate })
     expect(res.status).toBe(200)
-    const body = await res.json() as Record<string, any>
+    const body = await res.json() as ImpactResponse
     expect(body.summary).toMatchObject({ agents: 3, changed: 2, requests: 14, replayed: 14, lost: 8, gained: 0, protectedLosing: ['googlebot', 'bingbot'] })
     expect(body.hosts).toEqual([{ host: 'localhost', before: contentHash(served), after: contentHash(candidate) }])
     expect(body.estimate).toMatchObject({ exact: true, beyondCap: 0, beyondRead: 0 })
@@ -85,15 +91,15 @@ describe('POST /_robots/api/impact', () => {
       const start = lines.indexOf(`User-agent: ${agent}`)
       return lines.findIndex((l, i) => i > start && l === 'Disallow: /articles/') + 1
     }
-    expect(google.lost.changes[0]).toMatchObject({
+    expect(google!.lost.changes[0]!).toMatchObject({
       host: 'localhost',
       before: { version: contentHash(served), group: 'googlebot', rule: null },
       after: { version: contentHash(candidate), group: 'googlebot', rule: { type: 'disallow', pattern: '/articles/', line: articleLine('Googlebot') } },
       requests: 6, pathCount: 3,
     })
-    expect(google.lost.changes[0].paths.map((p: { path: string }) => p.path).sort()).toEqual(['/articles/0', '/articles/1', '/articles/2'])
+    expect(google!.lost.changes[0]!.paths.map((p: { path: string }) => p.path).sort()).toEqual(['/articles/0', '/articles/1', '/articles/2'])
     expect(bing).toMatchObject({ agentKey: 'bingbot', protected: true, requests: 3, lost: { requests: 2, paths: 2 } })
-    expect(bing.lost.changes[0]).toMatchObject({
+    expect(bing!.lost.changes[0]!).toMatchObject({
       before: { group: '*', rule: { type: 'allow', pattern: '/', line: lineOf(served, 'Allow: /') } },
       after: { group: '*', rule: { type: 'disallow', pattern: '/articles/', line: articleLine('*') } },
     })
@@ -104,7 +110,7 @@ describe('POST /_robots/api/impact', () => {
 
   it('takes a candidate per host, "*" for the others, the lists of exempt and protected agents, and filters', async () => {
     const res = await impact({ robotsTxt: { 'other.example': 'User-agent: *\nDisallow: /\n', '*': 'User-agent: *\nDisallow: /products/\n' }, protect: ['GPTBot'] }, '?since=2d&agent=Googlebot')
-    const body = await res.json() as Record<string, any>
+    const body = await res.json() as ImpactResponse
     expect(res.status).toBe(200)
     expect(body.agents.map((a: { agentKey: string }) => a.agentKey)).toEqual(['googlebot'])
     expect(body.agents[0]).toMatchObject({ protected: false, lost: { requests: 4, paths: 4 } })
@@ -157,13 +163,13 @@ describe('bounds, caps and escaping', () => {
   it('says when the shapes cap was reached: the counts are then lower bounds', async () => {
     const res = await impact({ robotsTxt: { [HOST]: 'User-agent: *\nDisallow: /\n' } }, `?host=${HOST}`)
     expect(res.status).toBe(200)
-    const body = await res.json() as Record<string, any>
+    const body = await res.json() as ImpactResponse
     expect(body.estimate).toMatchObject({ exact: false, shapeCap: 1000, beyondCap: 5, beyondRead: 0 })
     expect(body.summary).toMatchObject({ requests: 1005, replayed: 1000, lost: 1000 })
     expect(body.omitted).toBe(0)
-    expect(body.agents[0].lost.changes[0]).toMatchObject({ requests: 1000, pathCount: 1000 })
+    expect(body.agents[0]!.lost.changes[0]).toMatchObject({ requests: 1000, pathCount: 1000 })
     // At most MAX_PATHS paths listed per change; pathCount counts them all.
-    expect(body.agents[0].lost.changes[0].paths).toHaveLength(20)
+    expect(body.agents[0]!.lost.changes[0]!.paths).toHaveLength(20)
   })
 
   it('answers as the report does: JSON with the admin headers, hostile text kept as data for the consumers to escape', async () => {
@@ -175,8 +181,8 @@ describe('bounds, caps and escaping', () => {
     // JSON escapes the control character; the bidi override stays data, which the CLI and the dashboard show as an escape.
     expect(raw).not.toContain('\u0007')
     expect(raw).toContain('\\u0007')
-    const body = JSON.parse(raw) as Record<string, any>
-    expect(body.agents[0].lost.changes[0].paths).toEqual([{ path: '/a/\u202egnp.exe\u0007', requests: 1 }])
+    const body = JSON.parse(raw) as ImpactResponse
+    expect(body.agents[0]!.lost.changes[0]!.paths).toEqual([{ path: '/a/\u202egnp.exe\u0007', requests: 1 }])
   })
 
   it('refuses a range beyond the ledger\'s retention', async () => {
@@ -202,24 +208,24 @@ describe('the baseline: the robots.txt served now', () => {
   })
 
   it('compares with the version served now by default: a change already deployed is no news', async () => {
-    const body = await (await impact({ robotsTxt: CANDIDATE }, '?host=b.example')).json() as Record<string, any>
-    expect(body.agents[0].lost.changes.map((c: any) => [c.paths[0].path, c.before.version])).toEqual([['/old/a', contentHash(V2)]])
+    const body = await (await impact({ robotsTxt: CANDIDATE }, '?host=b.example')).json() as ImpactResponse
+    expect(body.agents[0]!.lost.changes.map((c) => [c.paths[0]!.path, c.before.version])).toEqual([['/old/a', contentHash(V2)]])
   })
 
   it('lists every version of a host with when and by which deployment it was first served, and marks rule changes', async () => {
-    const history = await (await api('/history?host=b.example')).json() as Record<string, any>
+    const history = await (await api('/history?host=b.example')).json() as History
     expect(history.truncated).toBe(false)
-    expect(history.hosts[0].versions.map((v: any) => [v.hash, v.current, v.rulesChanged, v.deployment, v.lines])).toEqual([
+    expect(history.hosts[0]!.versions.map((v) => [v.hash, v.current, v.rulesChanged, v.deployment, v.lines])).toEqual([
       [contentHash(V1), false, true, null, 2],
       [contentHash(V2), true, true, { id: 'a1b2c3d4-0000-4000-8000-000000000002', tag: 'v2' }, 2],
     ])
-    const all = await (await api('/history')).json() as Record<string, any>
+    const all = await (await api('/history')).json() as History
     expect(all.hosts.map((h: { host: string }) => h.host)).toEqual(['b.example', 'cap.example', 'localhost'])
   })
 
   it('gives one version\'s text with the version before it, for the diff', async () => {
     const res = await api(`/history/version?host=b.example&version=${contentHash(V2)}`)
-    const body = await res.json() as Record<string, any>
+    const body = await res.json() as VersionText
     expect(body).toMatchObject({ host: 'b.example', text: V2, version: { hash: contentHash(V2), current: true, rulesChanged: true }, previous: { hash: contentHash(V1), text: V1 } })
     expect((await api(`/history/version?host=b.example&version=${contentHash('nope')}`)).status).toBe(404)
     const missing = await api('/history/version?host=b.example')
@@ -232,7 +238,7 @@ describe('the deployment behind each version', () => {
   it('is recorded from the version metadata binding (wrangler.toml [version_metadata]) when the Worker serves a version', async () => {
     const id = env.CF_VERSION_METADATA.id
     expect(id).toMatch(/^[0-9a-f-]{36}$/)
-    const history = await (await api('/history?host=localhost')).json() as Record<string, any>
-    expect(history.hosts[0].versions).toEqual([expect.objectContaining({ hash: contentHash(served), current: true, deployment: { id, tag: null } })])
+    const history = await (await api('/history?host=localhost')).json() as History
+    expect(history.hosts[0]!.versions).toEqual([expect.objectContaining({ hash: contentHash(served), current: true, deployment: { id, tag: null } })])
   })
 })

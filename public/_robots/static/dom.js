@@ -40,11 +40,11 @@ export function escapedNodes(text) {
   for (const match of String(text).matchAll(HIDDEN_CHARACTERS)) {
     const index = match.index ?? 0
     if (index > at) nodes.push(document.createTextNode(text.slice(at, index)))
-    const escape = document.createElement('span')
-    escape.className = 'esc'
-    escape.title = 'An invisible or bidi character, shown as its code point'
-    escape.textContent = visible(match[0])
-    nodes.push(escape)
+    const mark = document.createElement('span')
+    mark.className = 'esc'
+    mark.title = 'An invisible or bidi character, shown as its code point'
+    mark.textContent = visible(match[0])
+    nodes.push(mark)
     at = index + match[0].length
   }
   if (at < text.length) nodes.push(document.createTextNode(text.slice(at)))

@@ -97,7 +97,7 @@ function diffView(previous, text) {
   if (lines === null) {
     return el('p', { className: 'notice' }, `The two versions differ in too many lines to compare in the browser (${formatCount(splitLines(previous.text).length)} and ${formatCount(splitLines(text).length)} lines): read each version's text, or run npm run robots -- diff.`)
   }
-  const changed = lines.map((l) => l.op !== ' ')
+  const changed = lines.map((l) => l.kind !== 'same')
   if (!changed.includes(true)) return el('p', { className: 'notice' }, 'Same lines as the version before: only line endings differ.')
   const near = (i) => changed.slice(Math.max(0, i - CONTEXT), i + CONTEXT + 1).includes(true)
   const view = el('div', { className: 'code diff', role: 'region', 'aria-label': 'Changes since the version before', tabindex: 0 })
@@ -108,7 +108,7 @@ function diffView(previous, text) {
     if (skipped > 0) view.append(el('p', { className: 'gap' }, `⋯ ${formatCount(skipped)} unchanged lines`))
     skipped = 0
     drawn++
-    view.append(codeLine([l.before, l.after, l.op === ' ' ? '' : l.op], l.text, { ' ': '', '-': 'del', '+': 'add' }[l.op] ?? ''))
+    view.append(codeLine([l.before, l.after, { same: '', removed: '-', added: '+' }[l.kind] ?? ''], l.text, { same: '', removed: 'del', added: 'add' }[l.kind] ?? ''))
   })
   if (drawn >= MAX_DIFF_LINES) view.append(el('p', { className: 'gap' }, `The first ${formatCount(MAX_DIFF_LINES)} lines of the diff are drawn.`))
   else if (skipped > 0) view.append(el('p', { className: 'gap' }, `⋯ ${formatCount(skipped)} unchanged lines`))

@@ -1,5 +1,5 @@
 import {
-  AT, CLOSE, IS_WORD, OPEN, PLUS, SEPARATOR, classOf, followedBy, isDigit, isMailDomain, isScheme, isSubscribers, plusSignal, skipToken,
+  AT, CLOSE, IS_WORD, OPEN, PLUS, SEPARATOR, classOf, followedBy, isMailDomain, isScheme, isSubscribers, plusSignal, skipToken,
 } from './char-classes.ts'
 import {
   BOT_ACTIVITY, BOT_FILLER, BOT_NAME, TOOL_NAME, VOCAB_BROWSER, VOCAB_FILLER, VOCAB_PLATFORM,

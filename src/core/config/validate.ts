@@ -2,7 +2,7 @@ import { registry, tools } from '../agents/index.ts'
 import { canonicalHost, isBucketHost } from './host.ts'
 import type { ContentSignal, GuardConfig, NoindexRule, RobotsConfig, RuleConfig } from './types.ts'
 import { checkContentUsage, checkNoindex } from './validate-signals.ts'
-import { checkComment, checkLineSafe, checkPattern, checkToken, ConfigError, isObject, list, listPath, NOINDEX_KEYS, show, unknownKeys, type ConfigIssue, type Issues } from './validate-fields.ts'
+import { checkComment, checkLineSafe, checkPattern, checkToken, isObject, list, listPath, NOINDEX_KEYS, show, unknownKeys, type ConfigIssue, type Issues } from './validate-fields.ts'
 
 export { ConfigError, formatIssue, type ConfigIssue } from './validate-fields.ts'
 

@@ -26,7 +26,7 @@ const UNRESERVED_ESCAPE = /%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DdEe]|5[Ff]|
 /** Decodes `%XX` escapes of unreserved octets only; everything else is kept as written. Linear in the length of `s`. */
 export function decodeUnreserved(s: string): string {
   if (!s.includes('%')) return s
-  return s.replace(UNRESERVED_ESCAPE, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)))
+  return s.replace(UNRESERVED_ESCAPE, (octet) => String.fromCharCode(parseInt(octet.slice(1), 16)))
 }
 
 interface DecodedRules {

@@ -27,14 +27,6 @@ function isAsciiSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13)
 }
 
-function trimAscii(s: string): string {
-  let a = 0
-  let b = s.length
-  while (a < b && isAsciiSpace(s.charCodeAt(a))) a++
-  while (b > a && isAsciiSpace(s.charCodeAt(b - 1))) b--
-  return a === 0 && b === s.length ? s : s.slice(a, b)
-}
-
 function isTokenChar(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95
 }
