@@ -3,7 +3,7 @@
  * queries load from D1, or from Analytics Engine) and what it returns. Plain
  * data, no I/O, so the judgment runs in plain Node.
  */
-import type { RequestClass } from '../ledger/classes.ts'
+import type { RequestClass, VIOLATION_CLASSES } from '../ledger/classes.ts'
 
 export type { RequestClass }
 
@@ -19,7 +19,7 @@ export type AgentCompliance = 'ignores robots.txt' | 'isolated violations' | 'co
  * `neverFetched` are counted; `grace` (24 h after a rule change, RFC 9309
  * §2.4) and `newHost` (24 h after robots-edge first served the host) are not.
  */
-export type ViolationClass = 'afterFetch' | 'staleCopy' | 'neverFetched' | 'grace' | 'newHost'
+export type ViolationClass = (typeof VIOLATION_CLASSES)[number]
 
 /** Where the report's numbers come from. */
 export type ReportSource = 'd1' | 'analytics-engine'

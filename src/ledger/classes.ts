@@ -19,12 +19,18 @@ import type { JudgedRequest } from '../core/events.ts'
  * - `unclassified`: disallowed, recorded before classes existed and no longer kept raw. Not counted.
  * - `robotsTxt`: a fetch of robots.txt itself.
  */
-export type RequestClass =
-  | 'allowed' | 'afterFetch' | 'staleCopy' | 'neverFetched' | 'grace' | 'newHost'
-  | 'spoofed' | 'unknown' | 'unclassified' | 'robotsTxt'
+export const REQUEST_CLASSES = [
+  'allowed', 'afterFetch', 'staleCopy', 'neverFetched', 'grace', 'newHost',
+  'spoofed', 'unknown', 'unclassified', 'robotsTxt',
+] as const
+
+export type RequestClass = (typeof REQUEST_CLASSES)[number]
+
+/** Disallowed requests by a claim that held (or was not checked against ranges), by what the agent could have known: the report's violation columns. */
+export const VIOLATION_CLASSES = ['afterFetch', 'staleCopy', 'neverFetched', 'grace', 'newHost'] as const satisfies readonly RequestClass[]
 
 /** The classes that count as violations: the agent could have known. */
-export const COUNTED_CLASSES = ['afterFetch', 'staleCopy', 'neverFetched'] as const
+export const COUNTED_CLASSES = ['afterFetch', 'staleCopy', 'neverFetched'] as const satisfies readonly RequestClass[]
 
 /** The same list as an SQL literal list, for constant SQL text. */
 export const COUNTED_SQL = COUNTED_CLASSES.map((c) => `'${c}'`).join(', ')

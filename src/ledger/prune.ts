@@ -6,6 +6,7 @@
  * keyed by agent (or class) first and driven from `agents`, never scanned.
  */
 import { DAY_MS, HOUR_MS, dayOf } from './rollups.ts'
+import { REQUEST_CLASSES } from './classes.ts'
 
 /** Options of pruneLedger. */
 export interface PruneOptions {
@@ -92,7 +93,8 @@ const DELETE_PATHS = `DELETE FROM paths_daily WHERE (class, day, host, agent_key
   CROSS JOIN paths_daily p ON p.class = k.class AND p.day < ?1 LIMIT ?3)`
 const DELETE_SHAPES = `DELETE FROM shapes_daily WHERE (day, host, agent_key, robots_version, path) IN (
   SELECT day, host, agent_key, robots_version, path FROM shapes_daily WHERE day < ?1 LIMIT ?2)`
-const ALL_CLASSES = JSON.stringify(['allowed', 'afterFetch', 'staleCopy', 'neverFetched', 'grace', 'newHost', 'spoofed', 'unknown', 'unclassified'])
+// Every class but robotsTxt: the classes of the disallowed and allowed requests whose paths are counted.
+const ALL_CLASSES = JSON.stringify(REQUEST_CLASSES.filter((c) => c !== 'robotsTxt'))
 
 /** The time from which at most `cap` raw rows remain, from the counters' own tally of rows kept. */
 async function budgetCutoff(db: D1Database, from: number, rolledHour: number, cap: number): Promise<number> {
