@@ -5,13 +5,13 @@
  * the rows D1 says they read and wrote.
  */
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { Miniflare } from 'miniflare'
-import { unstable_splitSqlQuery } from 'wrangler'
 import { createWorkload, SPAN, START } from './workload.ts'
+import { migrationStatements } from '../../dev/worker.ts'
 
 /** The replay's candidate: the week's robots.txt with /articles/ disallowed for everyone. */
 const CANDIDATE = 'User-agent: *\nDisallow: /admin/\nDisallow: /private/\nDisallow: /drafts/\nDisallow: /articles/\nAllow: /\n'
@@ -30,9 +30,12 @@ export async function buildBench(work: string, ref: string | null): Promise<Benc
   if (ref !== null) {
     root = join(work, `src-${ref}`)
     mkdirSync(join(root, 'bench', 'ledger'), { recursive: true })
-    const archive = execFileSync('git', ['archive', ref, 'src', 'migrations', 'dev/harness.ts'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })
+    mkdirSync(join(root, 'dev'), { recursive: true })
+    // The baseline's src/ must have the current layout (src/ledger, src/admin): the bench Worker imports by those paths.
+    const archive = execFileSync('git', ['archive', ref, 'src', 'migrations'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })
     execFileSync('tar', ['-x', '-C', root], { input: archive })
     for (const file of ['worker.ts', 'workload.ts']) copyFileSync(join(ROOT, 'bench', 'ledger', file), join(root, 'bench', 'ledger', file))
+    copyFileSync(join(ROOT, 'dev', 'harness.ts'), join(root, 'dev', 'harness.ts'))
   }
   const script = join(work, `worker-${ref ?? 'current'}.js`)
   await build({
@@ -76,10 +79,8 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
   })
   try {
     const db = await mf.getD1Database('DB')
-    for (const file of readdirSync(bench.migrations).filter((f) => f.endsWith('.sql')).sort()) {
-      const statements: string[] = unstable_splitSqlQuery(readFileSync(join(bench.migrations, file), 'utf8'))
-      await db.batch(statements.map((sql) => db.prepare(sql)))
-    }
+    const statements = await migrationStatements(bench.migrations)
+    await db.batch(statements.map((sql) => db.prepare(sql)))
     const call = async (path: string, payload?: object): Promise<{ body: Record<string, unknown>; ms: number; rowsRead: number }> => {
       const started = performance.now()
       const init = payload === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload) }

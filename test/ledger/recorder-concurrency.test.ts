@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs'
+
 import autocannon from 'autocannon'
 import { build } from 'esbuild'
 import { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { migrationStatements } from '../../dev/worker.ts'
 
 // The recorder under real concurrency: workerd binds I/O to the request that
 // started it, so a D1 write chained onto another request's promise is
@@ -22,10 +23,7 @@ beforeAll(async () => {
   })
   url = await mf.ready
   const db = await mf.getD1Database('DB')
-  for (const file of readdirSync('migrations').filter((f) => f.endsWith('.sql')).sort()) {
-    const sql = readFileSync(`migrations/${file}`, 'utf8').replace(/--.*$/gm, '')
-    for (const statement of sql.split(';').map((s) => s.trim()).filter(Boolean)) await db.prepare(statement).run()
-  }
+  for (const statement of await migrationStatements()) await db.prepare(statement).run()
 }, 60_000)
 
 afterAll(async () => {
