@@ -109,10 +109,10 @@ describe('the committed files', () => {
   it('types/worker-configuration.d.ts is what `npm run types` writes, with or without a .dev.vars', async () => {
     const fresh = await createProject()
     try {
-      await wrangler(fresh.dir, ['types', 'generated.d.ts', '--strict-vars=false', '--env-file', '.dev.vars.example'])
+      await wrangler(fresh.dir, ['types', 'types/generated.d.ts', '--strict-vars=false', '--env-file', '.dev.vars.example'])
       // Line 2 names the command that wrote the file; the hash beside it covers the bindings.
       const strip = (text: string) => text.replace(/running `[^`]*`/, 'running `…`')
-      expect(strip(await readFile(join(fresh.dir, 'generated.d.ts'), 'utf8'))).toBe(strip(await readFile(join(ROOT, 'types/worker-configuration.d.ts'), 'utf8')))
+      expect(strip(await readFile(join(fresh.dir, 'types', 'generated.d.ts'), 'utf8'))).toBe(strip(await readFile(join(ROOT, 'types/worker-configuration.d.ts'), 'utf8')))
     } finally {
       await fresh.remove()
     }
