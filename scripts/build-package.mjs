@@ -33,9 +33,10 @@ const sharedModules = {
   setup(b) {
     b.onResolve({ filter: /\.ts$/ }, (args) => {
       const file = resolve(args.resolveDir, args.path)
-      // The CLI's own modules are bundled; the package's are shared from lib/.
+      // The CLI's own modules, and those only it uses, are bundled; the package's are shared from lib/.
       if (!file.startsWith(resolve('src') + sep) || file.startsWith(resolve('src/cli') + sep)) return undefined
       const path = `./${relative(resolve('src'), file).replace(/\.ts$/, '.js')}`
+      if (!existsSync(join('lib', path))) return undefined
       shared.add(path)
       return { path, external: true }
     })
