@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs'
 import autocannon from 'autocannon'
 import { Miniflare } from 'miniflare'
 import { table } from '../dev/harness.ts'
+import { discardStdio, LOCAL } from '../dev/miniflare.ts'
 
 /**
  * The cost of the guard: the built Worker in Miniflare, with the guard in
@@ -104,14 +105,9 @@ async function start(script: string): Promise<{ mf: Miniflare; url: string }> {
     d1Databases: { DB: 'bench-db' },
     kvNamespaces: ['ROBOTS_KV'],
     bindings: { ROBOTS_ENV: 'production', ORIGIN: '' },
-    cf: false,
-    host: '127.0.0.1',
-    port: 0,
+    ...LOCAL,
     // The guard's JSON log lines are part of its cost; printing them is not.
-    handleRuntimeStdio(stdout, stderr) {
-      stdout.resume()
-      stderr.resume()
-    },
+    handleRuntimeStdio: discardStdio,
   })
   const url = (await mf.ready).toString()
   return { mf, url }

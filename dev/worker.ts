@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { Miniflare } from 'miniflare'
-import { unstable_readConfig, unstable_splitSqlQuery } from 'wrangler'
+import { unstable_readConfig } from 'wrangler'
 import { ipRangeEntries } from './ip-ranges.ts'
+import { bundledWorker, LOCAL, migrationStatements } from './miniflare.ts'
 
 /**
  * The built Workers in Miniflare, as production runs them: the bundles
@@ -87,14 +88,6 @@ export async function buildWorkers(outdir: string): Promise<Bundles> {
   return { edge, admin }
 }
 
-/** The migrations in `dir` (default migrations/), in order, split into statements by wrangler's own splitter. */
-export async function migrationStatements(dir = join(ROOT, 'migrations')): Promise<string[]> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort((a, b) => parseInt(a, 10) - parseInt(b, 10))
-  const statements: string[] = []
-  for (const file of files) statements.push(...unstable_splitSqlQuery(await readFile(join(dir, file), 'utf8')))
-  return statements
-}
-
 /** Builds the Worker and starts it. Dispose it when done. */
 export async function startWorker(options: StartOptions): Promise<LocalWorker> {
   const config = unstable_readConfig({ config: join(ROOT, 'wrangler.toml') })
@@ -110,30 +103,20 @@ export async function startWorker(options: StartOptions): Promise<LocalWorker> {
     workers: [
       // The edge, served on the port; /_robots/ goes to the admin Worker. Both open the same D1 and KV (same ids).
       {
-        name: config.name,
-        modules: true,
-        scriptPath,
-        compatibilityDate: config.compatibility_date ?? '2026-04-20',
-        compatibilityFlags: config.compatibility_flags,
+        ...bundledWorker(config, scriptPath),
         d1Databases: { DB: 'loadtest-ledger' },
         kvNamespaces: { ROBOTS_KV: 'loadtest-kv' },
         serviceBindings: { ROBOTS_ADMIN: admin.name! },
         bindings: { ROBOTS_ENV: 'production', ORIGIN: '', IP_HASH_SALT: options.ipHashSalt ?? 'loadtest-salt' },
       },
       {
-        name: admin.name,
-        modules: true,
-        scriptPath: adminScriptPath,
-        compatibilityDate: admin.compatibility_date ?? '2026-04-20',
-        compatibilityFlags: admin.compatibility_flags,
+        ...bundledWorker(admin, adminScriptPath),
         d1Databases: { DB: 'loadtest-ledger' },
         kvNamespaces: { ROBOTS_KV: 'loadtest-kv' },
         bindings: { ROBOTS_ENV: 'production', ROBOTS_ADMIN_TOKEN: options.adminToken ?? 'loadtest-admin-token' },
       },
     ],
-    cf: false,
-    host: '127.0.0.1',
-    port: 0,
+    ...LOCAL,
     handleRuntimeStdio(out, err) {
       // One JSON line per judged request: its cost is the Worker's, printing it is not ours.
       out.resume()

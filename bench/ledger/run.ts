@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { Miniflare } from 'miniflare'
 import { createWorkload, SPAN, START } from './workload.ts'
-import { migrationStatements } from '../../dev/worker.ts'
+import { migrationStatements } from '../../dev/miniflare.ts'
 
 /** The replay's candidate: the week's robots.txt with /articles/ disallowed for everyone. */
 const CANDIDATE = 'User-agent: *\nDisallow: /admin/\nDisallow: /private/\nDisallow: /drafts/\nDisallow: /articles/\nAllow: /\n'

@@ -14,7 +14,7 @@
  */
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -24,7 +24,8 @@ import { promisify } from 'node:util'
 import { build } from 'esbuild'
 import { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { unstable_readConfig, unstable_splitSqlQuery } from 'wrangler'
+import { unstable_readConfig } from 'wrangler'
+import { bundledWorker, discardStdio, LOCAL, migrationStatements } from '../../dev/miniflare.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const WGET = '/usr/bin/wget'
@@ -83,29 +84,19 @@ beforeAll(async () => {
   site = await startSite()
   const config = unstable_readConfig({ config: join(ROOT, 'wrangler.toml') }, { hideWarnings: true })
   mf = new Miniflare({
-    modules: true,
-    scriptPath: await bundle(dir),
-    modulesRoot: dir,
-    compatibilityDate: config.compatibility_date,
-    compatibilityFlags: config.compatibility_flags,
+    ...bundledWorker(config, await bundle(dir), dir),
     d1Databases: { DB: 'wget-ledger' },
     kvNamespaces: ['ROBOTS_KV'],
     bindings: { ROBOTS_ENV: 'production', ORIGIN: `http://127.0.0.1:${(site.address() as AddressInfo).port}`, IP_HASH_SALT: 'wget-salt', ROBOTS_ADMIN_TOKEN: 'wget-token' },
-    cf: false,
-    host: '127.0.0.1',
-    port: 0,
+    ...LOCAL,
     // The per-request JSON log lines are the Worker's, not this test's output.
     handleRuntimeStdio(stdout, stderr) {
-      stdout.resume()
-      stderr.resume()
+      discardStdio(stdout, stderr)
     },
   })
   origin = (await mf.ready).origin
   const db = await mf.getD1Database('DB')
-  for (const file of (await readdir(join(ROOT, 'migrations'))).filter((f) => f.endsWith('.sql')).sort()) {
-    const statements = unstable_splitSqlQuery(await readFile(join(ROOT, 'migrations', file), 'utf8'))
-    await db.batch(statements.map((sql: string) => db.prepare(sql)))
-  }
+  await db.batch((await migrationStatements()).map((sql) => db.prepare(sql)))
 }, 60_000)
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import autocannon from 'autocannon'
 import { build } from 'esbuild'
 import { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrationStatements } from '../../dev/worker.ts'
+import { LOCAL, migrationStatements } from '../../dev/miniflare.ts'
 
 // The recorder under real concurrency: workerd binds I/O to the request that
 // started it, so a D1 write chained onto another request's promise is
@@ -19,7 +19,7 @@ beforeAll(async () => {
   })
   mf = new Miniflare({
     modules: true, script: out.outputFiles[0]!.text, compatibilityDate: '2026-04-20', compatibilityFlags: ['nodejs_compat'],
-    d1Databases: { DB: 'recorder-test' }, cf: false, host: '127.0.0.1', port: 0,
+    d1Databases: { DB: 'recorder-test' }, ...LOCAL,
   })
   url = await mf.ready
   const db = await mf.getD1Database('DB')

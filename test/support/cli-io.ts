@@ -1,4 +1,4 @@
-import { migrationStatements } from '../../dev/worker.ts'
+import { migrationStatements } from '../../dev/miniflare.ts'
 import type { Io } from '../../src/cli/io.ts'
 
 /** An Io that keeps what a command writes, for assertions. */

@@ -12,6 +12,7 @@ import { promisify } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { Miniflare } from 'miniflare'
 import { unstable_readConfig } from 'wrangler'
+import { bundledWorker, LOCAL } from '../../dev/miniflare.ts'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler')
@@ -133,11 +134,7 @@ export async function start(app: string, script: string, options: { secrets?: Re
     })
   }
   const mf = new Miniflare({
-    modules: true,
-    scriptPath: script,
-    modulesRoot: join(app, '.bundle'),
-    compatibilityDate: config.compatibility_date,
-    compatibilityFlags: config.compatibility_flags,
+    ...bundledWorker(config, script, join(app, '.bundle')),
     ...(assets ? { assets: { directory: isAbsolute(assets) ? assets : resolve(app, assets), routerConfig: { has_user_worker: true } } } : {}),
     ...(withBindings
       ? {
@@ -149,9 +146,7 @@ export async function start(app: string, script: string, options: { secrets?: Re
       : {}),
     bindings: options.secrets ?? {},
     outboundService: () => new Response('offline in tests\n', { status: 503 }),
-    cf: false,
-    host: '127.0.0.1',
-    port: 0,
+    ...LOCAL,
     handleRuntimeStdio(stdout, stderr) {
       collect(stdout)
       collect(stderr)

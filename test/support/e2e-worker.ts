@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { Miniflare } from 'miniflare'
 import { unstable_readConfig } from 'wrangler'
-import { migrationStatements } from '../../dev/worker.ts'
+import { bundledWorker, LOCAL, migrationStatements } from '../../dev/miniflare.ts'
 import { builtWorkers } from './built-workers.ts'
 
 export interface RunningWorker {
@@ -52,13 +52,8 @@ export async function startBuiltWorker(secrets: { ROBOTS_ADMIN_TOKEN: string; IP
   // The same ids in both Workers: one database and one namespace, as `npm run deploy` binds them.
   const storage = { d1Databases: { DB: 'e2e' }, kvNamespaces: { ROBOTS_KV: 'e2e-kv' } }
   const worker = ({ outdir, script, config }: typeof edge) => ({
-    name: config.name,
-    modules: true,
-    scriptPath: script,
-    // Module names are paths relative to this root; the bundle lives outside the project.
-    modulesRoot: outdir,
-    compatibilityDate: config.compatibility_date,
-    compatibilityFlags: config.compatibility_flags,
+    // Module names are paths relative to the bundle's folder, outside the project.
+    ...bundledWorker(config, script, outdir),
     bindings: { ...config.vars, ...secrets },
     ...storage,
   })
@@ -72,13 +67,11 @@ export async function startBuiltWorker(secrets: { ROBOTS_ADMIN_TOKEN: string; IP
       },
       worker(admin),
     ],
-    cf: false,
+    ...LOCAL,
     // The Worker logs each judged request as a JSON line; the tests assert on pages and the API, so only its warnings and errors are shown.
     handleStructuredLogs: ({ level, message }) => {
       if (level === 'warn' || level === 'error') process.stderr.write(`${message}\n`)
     },
-    host: '127.0.0.1',
-    port: 0,
   })
   const url = await mf.ready
   await migrate(mf)
