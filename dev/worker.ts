@@ -76,7 +76,7 @@ export async function buildWorker(outdir: string, config = 'wrangler.toml'): Pro
   const dir = resolve(ROOT, outdir)
   // wrangler from this checkout, not through npx: one process fewer per build.
   await run(join(ROOT, 'node_modules', '.bin', 'wrangler'), ['deploy', '--dry-run', '-c', config, '--outdir', dir, '--minify'], { cwd: ROOT, env: OFFLINE, timeout: 120_000 })
-  // The bundle is named after the entry module (index.js, admin-worker.js).
+  // The bundle is named after the entry module (edge-worker.js, admin-worker.js).
   const script = (await readdir(dir)).find((f) => f.endsWith('.js'))
   if (script === undefined) throw new Error(`wrangler wrote no bundle into ${outdir}`)
   return join(dir, script)
