@@ -1,12 +1,9 @@
 /**
  * The part of Structured Field Values (RFC 8941) that HTTP Message
- * Signatures need: parsing Dictionaries and Items (§4.2), and serializing
- * them back (§4.1) to rebuild a signature base. Any departure from the
- * grammar throws a SyntaxError; callers turn it into a result.
- *
- * robots-edge deviation: a Dictionary or parameter key that appears twice is
- * refused rather than overwritten (§4.2.2 keeps the last), since two
- * readings of one signature header are a way to smuggle a second signature.
+ * Signatures and `Content-Usage` need: parsing Dictionaries and Items
+ * (§4.2), and serializing them back (§4.1) to rebuild a signature base or a
+ * merged header. Any departure from the grammar throws a SyntaxError;
+ * callers turn it into a result.
  */
 
 export class Token {
@@ -27,14 +24,28 @@ export function isInnerList(member: Member): member is InnerList {
   return Array.isArray(member[0])
 }
 
-/** RFC 8941 §4.2.2. */
-export function parseDictionary(input: string): Dictionary {
-  const p = new Parser(input)
+export interface ParseOptions {
+  /**
+   * robots-edge deviation, for the signature headers only: a Dictionary or
+   * parameter key that appears twice is refused rather than overwritten,
+   * since two readings of one signature header are a way to smuggle a second
+   * signature past a verifier that reads the other. Default: false, RFC 8941.
+   */
+  refuseDuplicates?: boolean
+}
+
+/**
+ * RFC 8941 §4.2.2. A key seen again overwrites the value ("If dictionary
+ * already contains a key this_key ... overwrite its value"): the last value
+ * wins, in the position of the first, as an ordered map keeps it.
+ */
+export function parseDictionary(input: string, options: ParseOptions = {}): Dictionary {
+  const p = new Parser(input, options.refuseDuplicates === true)
   const dictionary: Dictionary = new Map()
   p.spaces()
   while (!p.done()) {
     const key = p.key()
-    if (dictionary.has(key)) throw new SyntaxError(`duplicate key ${key}`)
+    p.unique(dictionary, key)
     dictionary.set(key, p.eat('=') ? p.member() : [true, p.parameters()])
     p.ows()
     if (p.done()) break
@@ -46,8 +57,8 @@ export function parseDictionary(input: string): Dictionary {
 }
 
 /** RFC 8941 §4.2.3. */
-export function parseItem(input: string): Item {
-  const p = new Parser(input)
+export function parseItem(input: string, options: ParseOptions = {}): Item {
+  const p = new Parser(input, options.refuseDuplicates === true)
   p.spaces()
   const item = p.item()
   p.spaces()
@@ -57,7 +68,15 @@ export function parseItem(input: string): Item {
 
 class Parser {
   private at = 0
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly s: string,
+    private readonly refuseDuplicates: boolean,
+  ) {}
+
+  /** Throws on a repeated key when duplicates are refused; otherwise the caller's `set` overwrites (§4.2.2, §4.2.3.2). */
+  unique(seen: Map<string, unknown>, key: string): void {
+    if (this.refuseDuplicates && seen.has(key)) throw new SyntaxError(`duplicate key ${key}`)
+  }
 
   done(): boolean {
     return this.at >= this.s.length
@@ -109,12 +128,13 @@ class Parser {
     return [this.bare(), this.parameters()]
   }
 
+  /** RFC 8941 §4.2.3.2: a repeated parameter overwrites the earlier value, as in a Dictionary. */
   parameters(): Parameters {
     const params: Parameters = new Map()
     while (this.eat(';')) {
       this.spaces()
       const key = this.key()
-      if (params.has(key)) throw new SyntaxError(`duplicate parameter ${key}`)
+      this.unique(params, key)
       params.set(key, this.eat('=') ? this.bare() : true)
     }
     return params
