@@ -14,6 +14,8 @@ export interface Echo {
   readonly url: string
   /** Header names in lower case, as received; repeated ones joined by ", ". */
   readonly headers: Record<string, string>
+  /** Each field line as received, in order: `[name in lower case, value]`. */
+  readonly fields: [string, string][]
   readonly body: string
 }
 
@@ -27,6 +29,12 @@ function headersOf(request: IncomingMessage): Record<string, string> {
   return out
 }
 
+function fieldsOf(request: IncomingMessage): [string, string][] {
+  const out: [string, string][] = []
+  for (let i = 0; i < request.rawHeaders.length; i += 2) out.push([request.rawHeaders[i]!.toLowerCase(), request.rawHeaders[i + 1]!])
+  return out
+}
+
 export default async function startEchoOrigin(project: TestProject): Promise<() => Promise<void>> {
   // Node answers `Expect: 100-continue` with an interim 100 itself, then
   // emits the request, so a forwarded Expect would still reach the echo.
@@ -34,7 +42,7 @@ export default async function startEchoOrigin(project: TestProject): Promise<() 
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
-      const echo: Echo = { method: request.method ?? '', url: request.url ?? '', headers: headersOf(request), body: Buffer.concat(chunks).toString('utf8') }
+      const echo: Echo = { method: request.method ?? '', url: request.url ?? '', headers: headersOf(request), fields: fieldsOf(request), body: Buffer.concat(chunks).toString('utf8') }
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end(JSON.stringify(echo))
     })
