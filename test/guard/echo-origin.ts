@@ -21,11 +21,7 @@ export interface Echo {
 
 function headersOf(request: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {}
-  for (let i = 0; i < request.rawHeaders.length; i += 2) {
-    const name = request.rawHeaders[i]!.toLowerCase()
-    const value = request.rawHeaders[i + 1]!
-    out[name] = name in out ? `${out[name]}, ${value}` : value
-  }
+  for (const [name, value] of fieldsOf(request)) out[name] = name in out ? `${out[name]}, ${value}` : value
   return out
 }
 
