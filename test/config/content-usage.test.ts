@@ -156,7 +156,7 @@ describe('merging with the origin\'s own Content-Usage', () => {
   // per category, n from either side wins over y, and the result is a Dictionary every recipient can read.
   it('is never less restrictive than the origin or the config', { timeout: 60_000 }, () => {
     const label = fc.constantFrom('train-ai', 'search', 'future', 'x')
-    const value = fc.constantFrom('=y', '=n', '=?1', '="n"', '', '=(n y)', '=y;q=n')
+    const value = fc.constantFrom('=y', '=n', '=?1', '="n"', '', '=(n y)', '=y;q=n', '=%"n"', '=n;at=%"caf%c3%a9"')
     const origin = fc.array(fc.tuple(label, value), { maxLength: 6 }).map((ms) => ms.map(([k, v]) => k + v).join(', '))
     const preferences = fc.record({ trainAi: fc.boolean(), search: fc.boolean() }, { requiredKeys: [] })
     const token = (d: oracle.Dictionary, key: string) => {
@@ -173,6 +173,11 @@ describe('merging with the origin\'s own Content-Usage', () => {
         expect(token(merged, key), `${sent} with ${JSON.stringify(config)}`).toBe(expected)
       }
     }), { numRuns: 1000 })
+  })
+
+  // Content-Usage is an RFC 9651 field: its Dates and Display Strings are no reason to drop the origin's statement.
+  it('reads an origin value with RFC 9651 Dates and Display Strings, and keeps them', () => {
+    expect(mergeUsageHeader('train-ai=n, seen=@1700000000, note=%"caf%c3%a9";at=@-1', { trainAi: true, search: true })).toBe('train-ai=n, search=y, seen=@1700000000, note=%"caf%c3%a9";at=@-1')
   })
 
   // RFC 9651 §4.2: a field that fails to parse is ignored by every recipient.
