@@ -16,6 +16,9 @@ export type SignatureAgentProblem =
 
 export type SignatureAgentValue = { readonly ok: true; readonly origin: string } | { readonly ok: false; readonly problem: SignatureAgentProblem }
 
+/** A signed header is read one way only: duplicate keys refused (see ParseOptions.refuseDuplicates). */
+const STRICT = { refuseDuplicates: true }
+
 /** Longest header value read; a directory origin is far shorter. */
 const MAX_HEADER = 4096
 
@@ -32,7 +35,7 @@ const MAX_HEADER = 4096
 export function signatureAgentOrigin(header: string, key: string | undefined): SignatureAgentValue {
   if (header.length > MAX_HEADER) return BAD
   try {
-    const item = key === undefined ? parseItem(header) : parseDictionary(header).get(key)
+    const item = key === undefined ? parseItem(header, STRICT) : parseDictionary(header, STRICT).get(key)
     if (item === undefined || isInnerList(item) || typeof item[0] !== 'string') return BAD
     // §"Key Distribution and Discovery": "When `type` is absent, its value is `directory`"; a verifier ignores types it does not support.
     const type = item[1].get('type')

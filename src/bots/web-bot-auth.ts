@@ -75,8 +75,9 @@ export async function verifySignedRequest(request: Request, options: SignedReque
   let signatures: Dictionary
   let url: URL
   try {
-    inputs = parseDictionary(input)
-    signatures = parseDictionary(signature)
+    // Duplicates refused: see ParseOptions.refuseDuplicates.
+    inputs = parseDictionary(input, { refuseDuplicates: true })
+    signatures = parseDictionary(signature, { refuseDuplicates: true })
     url = new URL(request.url)
   } catch {
     return { status: 'invalid', reason: 'malformed' }

@@ -150,7 +150,13 @@ describe('RFC 8941 structured fields', () => {
     expect(parseItem('  "https://chatgpt.com"  ')[0]).toBe('https://chatgpt.com')
   })
 
-  it.each(['a=1,', 'a=1,,b=2', 'A=1', 'a="unterminated', 'a="\u00e9"', 'a=(1 2', 'a=(1;)', 'a=1, a=2', 'a=1;p;p', 'a=1234567890123456', 'a=1.2345', 'a=:abc:', 'a=?2', 'a=@1', 'a=%"x"'])('refuses %j', (input) => {
+  it.each(['a=1,', 'a=1,,b=2', 'A=1', 'a="unterminated', 'a="\u00e9"', 'a=(1 2', 'a=(1;)', 'a=1234567890123456', 'a=1.2345', 'a=:abc:', 'a=?2', 'a=@1', 'a=%"x"'])('refuses %j', (input) => {
     expect(() => parseDictionary(input)).toThrow(SyntaxError)
+  })
+
+  // RFC 8941 §4.2.2 and §4.2.3.2 overwrite a repeated key; the signature headers refuse it (robots-edge deviation).
+  it.each(['a=1, a=2', 'a=1;p;p'])('refuses %j in a signature header, reads it otherwise', (input) => {
+    expect(() => parseDictionary(input, { refuseDuplicates: true })).toThrow(SyntaxError)
+    expect(parseDictionary(input).get('a')).toBeDefined()
   })
 })
