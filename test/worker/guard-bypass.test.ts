@@ -92,6 +92,32 @@ describe('percent-encoded unreserved octets (RFC 9309 §2.2.2, RFC 3986 §2.3)',
   })
 })
 
+describe('paths a normalizing origin reads as a disallowed one (RFC 3986 §5.2.4, §6.2.2)', () => {
+  // The Workers runtime parses the request URL first (a literal `\\` becomes
+  // `/`, `%2e` dot segments are resolved), then the guard reads what is left
+  // as a normalizing origin would (guard/path-readings.ts). The same
+  // spellings against Python's http.server: test/guard/normalizing-origin.test.ts.
+  const config: ConfigInput = { rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'GPTBot', disallow: '/private/', guard: 'block' }] }
+
+  it.each(['//private/secret.txt', '/private%2Fsecret.txt', '/x/..%2Fprivate/secret.txt', '/x/%2E%2E%2fprivate/secret.txt', '/private%5Csecret.txt', '/x\\..\\private/secret.txt'])(
+    'refuses %s, naming the rule as written',
+    async (path) => {
+      const { send, events } = worker(config)
+      expect((await send(`https://localhost${path}`, GPTBOT)).status, path).toBe(403)
+      expect(events.at(-1)).toMatchObject({ allowed: false, action: 'block', rule: { type: 'disallow', pattern: '/private/' } })
+    },
+  )
+
+  it('passes what no reading disallows, and never touches people', async () => {
+    const { send, events } = worker(config)
+    for (const path of ['/public//page', '/x/..%2Fpublic/page', '/privatex%2F..']) expect((await send(`https://localhost${path}`, GPTBOT)).status, path).toBe(200)
+    const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+    const before = events.length
+    expect((await send('https://localhost//private/secret.txt', chrome)).status).toBe(200)
+    expect(events).toHaveLength(before)
+  })
+})
+
 describe('preview hosts and environments other than production', () => {
   // The served file disallows everything; the config's modes still apply.
   const config: ConfigInput = {
