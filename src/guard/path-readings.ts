@@ -42,8 +42,12 @@ const MERGE_SLASHES = 4
 const DOT_SEGMENTS = 8
 const ALL = ENCODED_SLASH | BACKSLASH | MERGE_SLASHES | DOT_SEGMENTS
 
-/** Paths any of the steps could change: most requests have none of these, and get no extra reading. */
-const TRIGGER = /\/\/|\/\.|%2|%5|\\/
+/**
+ * Paths any of the steps could change: most requests have none of these, and
+ * get no extra reading. Tested after unreserved escapes are decoded, so an
+ * encoded dot (`%2E`) shows as `/.`, and `%20` triggers nothing.
+ */
+const TRIGGER = /\/\/|\/\.|%2f|%5c|\\/i
 /** A `.` or `..` segment (RFC 3986 §3.3). */
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/
 

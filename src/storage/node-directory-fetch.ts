@@ -13,9 +13,11 @@ import { isPublicAddress } from '../bots/public-address.ts'
  * use one answer, so a name that resolves once to a public address and then
  * to a private one (DNS rebinding) gains nothing.
  *
- * node:https and node:dns are loaded by a computed specifier at the first
- * fetch: bundlers for Workers (wrangler's esbuild) leave such an import
- * alone, so no Node module enters a Worker bundle.
+ * node:https, node:dns and node:stream come from `process.getBuiltinModule`
+ * (Node 20.16 and later), not from an import: a Worker bundle then names no
+ * Node module, for wrangler's esbuild to resolve or for Miniflare to refuse
+ * as a dynamic specifier. Where Node is older, the fetch fails (recorded as
+ * `network`, the signature unverifiable) rather than go out unchecked.
  */
 
 /** One address a name resolved to (node:dns `LookupAddress`). */
@@ -48,11 +50,20 @@ interface NodeStream {
   readonly Readable: { toWeb(readable: IncomingMessage): ReadableStream<Uint8Array> }
 }
 
-const load = <T>(name: string): Promise<T> => import(/* @vite-ignore */ `node:${name}`) as Promise<T>
+interface NodeProcess {
+  readonly versions?: { readonly node?: string }
+  readonly getBuiltinModule?: (id: string) => unknown
+}
+const scope = globalThis as { navigator?: { userAgent?: string }; process?: NodeProcess }
+
+function load<T>(id: string): T {
+  const module = scope.process?.getBuiltinModule?.(id)
+  if (module === undefined) throw new Error(`${id}: Node 20.16 or later`)
+  return module as T
+}
 
 /** Whether this runs in Node (or a runtime that offers its modules) rather than in a Worker. */
 export function isNodeRuntime(): boolean {
-  const scope = globalThis as { navigator?: { userAgent?: string }; process?: { versions?: { node?: string } } }
   // A Worker with nodejs_compat has a `process` too.
   return scope.navigator?.userAgent !== 'Cloudflare-Workers' && typeof scope.process?.versions?.node === 'string'
 }
@@ -85,8 +96,9 @@ export function guardedLookup(resolve: DirectoryLookup) {
  */
 export function createNodeDirectoryFetch(lookup?: DirectoryLookup): (url: string, init: RequestInit) => Promise<Response> {
   return async (url, init) => {
-    const [https, stream, dns] = await Promise.all([load<NodeHttps>('https'), load<NodeStream>('stream'), load<NodeDns>('dns')])
-    const resolve = lookup ?? ((hostname: string) => dns.promises.lookup(hostname, { all: true }))
+    const https = load<NodeHttps>('node:https')
+    const stream = load<NodeStream>('node:stream')
+    const resolve = lookup ?? ((hostname: string) => load<NodeDns>('node:dns').promises.lookup(hostname, { all: true }))
     return new Promise<Response>((settle, fail) => {
       // key-directories.ts passes its headers as a plain object, which node:https takes as is.
       const options = { headers: init.headers, lookup: guardedLookup(resolve), signal: init.signal ?? undefined }
