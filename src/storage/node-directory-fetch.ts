@@ -71,7 +71,8 @@ export function isNodeRuntime(): boolean {
 /** node:https's `lookup` option: resolves with `resolve`, refuses any address that is not public, connects to those checked. */
 export function guardedLookup(resolve: DirectoryLookup) {
   return (hostname: string, options: { all?: boolean }, callback: Callback): void => {
-    resolve(hostname).then(
+    // A resolver that throws at once is a failed lookup too, never an uncaught exception in node:net.
+    Promise.resolve(hostname).then(resolve).then(
       (addresses) => {
         const refused = addresses.length === 0 ? 'no address' : addresses.find((a) => !isPublicAddress(a.address))?.address
         if (refused !== undefined) {

@@ -47,6 +47,13 @@ describe('guardedLookup: the check and the connection use one answer', () => {
     }
   })
 
+  it('a resolver that fails, at once or later, is a failed lookup, never an exception', async () => {
+    for (const resolve of [() => { throw new Error('boom') }, () => Promise.reject(new Error('boom'))]) {
+      const error = await new Promise<Error | null>((settle) => guardedLookup(resolve)('signer.example', { all: true }, (e) => settle(e)))
+      expect(error?.message).toBe('boom')
+    }
+  })
+
   it('knows it runs in Node here (the Workers runtime says Cloudflare-Workers)', () => {
     expect(isNodeRuntime()).toBe(true)
   })
