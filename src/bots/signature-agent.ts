@@ -50,13 +50,15 @@ export function signatureAgentOrigin(header: string, key: string | undefined): S
 const BAD: SignatureAgentValue = Object.freeze({ ok: false, problem: 'bad-signature-agent' })
 
 /**
- * The ASCII origin (`https://host[:port]`) a `directory` member names, or null
+ * The ASCII origin (`https://host`) a `directory` member names, or null
  * when it is not one this Worker may fetch. §"Key Distribution and Discovery": the value "MUST be the ASCII
  * serialization of an origin" (an empty path `/` may be accepted) and https;
- * §"Server-Side Request Forgery": no fetch to loopback, private or link-local addresses. Host
- * names are not resolved here, so every IP literal is refused (an operator
- * publishes its directory under a name) along with names that only resolve
- * inside a network (`localhost`, `.local`, `.internal`, single labels).
+ * §"Server-Side Request Forgery": no fetch to loopback, private or link-local
+ * addresses, and none to a port but 443. Host names are not resolved here
+ * (in Node, the fetch checks each address it connects to:
+ * storage/node-directory-fetch.ts), so every IP literal is refused (an
+ * operator publishes its directory under a name) along with names that only
+ * resolve inside a network (`localhost`, `.local`, `.internal`, single labels).
  */
 export function directoryOrigin(value: string): string | null {
   let url: URL
@@ -67,6 +69,10 @@ export function directoryOrigin(value: string): string | null {
   }
   if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return null
   if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#')) return null
+  // https's default port only (the URL parser drops an explicit `:443`): an
+  // operator publishes its directory on the web's port, and any other port
+  // would let a client aim this Worker at whatever listens there.
+  if (url.port !== '') return null
   return isPublicHostName(url.hostname) ? url.origin : null
 }
 

@@ -5,6 +5,8 @@ import type { Policies, Policy } from '../config/index.ts'
 import type { JudgedRequest, Verification } from '../events.ts'
 import { buildEvent, hashIp } from '../guard/event.ts'
 import { agentKey, decide, declaredBot } from '../guard/judge.ts'
+import { mayNormalize, normalizedPath } from '../guard/path-readings.ts'
+import { decodeUnreserved } from '../guard/readings.ts'
 import type { Verdict } from '../robots/index.ts'
 import { envOf } from './robots-txt.ts'
 
@@ -82,8 +84,9 @@ export function cloudflareVerification(c: Context): Verification {
  *
  * Crawlers and generic tools alike answer to `*` when no group names them,
  * except the fetchers `guard.exempt` lists. A path is disallowed when it is
- * as requested or with its percent-encoded unreserved octets decoded
- * (guard/readings.ts). Where the deployment serves disallow-all (staging, a
+ * as requested, with its percent-encoded unreserved octets decoded, or as
+ * an origin that merges slashes, resolves dot segments and decodes `%2F`
+ * may read it (guard/readings.ts). Where the deployment serves disallow-all (staging, a
  * preview host), each agent keeps the mode of its config group. A header
  * naming several crawlers is judged by the stricter verdict.
  *
@@ -96,7 +99,13 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
   if (typeof policies?.get !== 'function') throw new TypeError('botGuard: `policies` must come from createPolicies(config).')
   const verify = options.verify ?? cloudflareVerification
   const exclude = (options.exclude ?? ['/_robots']).map((p) => p.replace(/\/+$/, ''))
-  const excluded = (path: string) => exclude.some((p) => path === p || path.startsWith(`${p}/`))
+  const under = (path: string) => exclude.some((p) => path === p || path.startsWith(`${p}/`))
+  // Excluded only if the origin's reading is too: `/_robots/..%2Fprivate/x` is no page of ours (guard/path-readings.ts).
+  const excluded = (path: string) => {
+    if (!under(path)) return false
+    const decoded = decodeUnreserved(path)
+    return !mayNormalize(decoded) || under(normalizedPath(decoded))
+  }
   const log = options.log ?? ((line: string) => console.log(line))
 
   const keep = (c: Context, event: JudgedRequest, policy: Policy): void => {
