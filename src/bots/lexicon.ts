@@ -86,6 +86,29 @@ export function classifyWord(s: string, start: number, end: number): number {
   return result
 }
 
+/**
+ * Whether the word `s[start, end)` says in one of its parts that it is a
+ * crawler (`AcmeBot`, `Rakuten-crawler`, `bot`): the words a client uses to
+ * name itself automated, as opposed to what it does (`Scanner`, `Service`),
+ * which people's apps say too (`Music Player Daemon`, `Service Pack 2`).
+ */
+export function namesCrawler(s: string, start: number, end: number): boolean {
+  let partStart = start
+  for (let i = start; i <= end; i++) {
+    const code = i < end ? s.charCodeAt(i) : 45
+    if (code !== 45 && code !== 95 && code !== 46) continue
+    let partEnd = i
+    while (partEnd - partStart > 3 && isDigitCode(s.charCodeAt(partEnd - 1))) partEnd--
+    if (partEnd - partStart >= 3 && !isDevicePart(s, partStart, partEnd)) {
+      for (const suffix of crawlerByLast[foldCase(s.charCodeAt(partEnd - 1))] ?? NONE) {
+        if (endsWith(s, partStart, partEnd, suffix)) return true
+      }
+    }
+    partStart = i + 1
+  }
+  return false
+}
+
 /** A cheap first test for a word without `-`, `_` or `.`: can it end in a bot word at all? */
 export function mayEndBotWord(s: string, start: number, end: number): boolean {
   const last = s.charCodeAt(end - 1)

@@ -3,7 +3,7 @@ import {
 } from './char-classes.ts'
 import {
   BOT_ACTIVITY, BOT_FILLER, BOT_NAME, TOOL_NAME, VOCAB_BROWSER, VOCAB_FILLER, VOCAB_PLATFORM,
-  ENDINGS, classifyPart, classifyWord, isBrowserName, isDomain, isGoogleName, mayEndBotWord, hasPlatformPart,
+  ENDINGS, classifyPart, classifyWord, isBrowserName, isDomain, isGoogleName, mayEndBotWord, hasPlatformPart, namesCrawler,
 } from './lexicon.ts'
 import { hashStep, sameWord, type Target } from './name-index.ts'
 import {
@@ -183,6 +183,8 @@ export function scan(s: string): void {
       }
       i = skipToken(s, end, length)
       runOpen = false
+      // The URL was what the `+` introduced: the product after it (`… +http://…) GPTBot/1.1`) is a name again.
+      afterPlus = false
       continue
     }
     if (next === 64 /* @ */ && isMailDomain(s, end + 1, length)) {
@@ -272,14 +274,19 @@ export function scan(s: string): void {
       // Most words fail on their last two letters; only the rest are read for bot words.
       const kind = parts === 0 ? (botEnding ? classifyPart(s, start, end, start, end) : 0) : classifyWord(s, start, end)
       if (kind === BOT_NAME) {
-        // A crawler's name counts even among a device's details (`(Macintosh; …; TSMbot)`).
+        // A crawler's name is seen even among a device's details (`(Macintosh; …; TSMbot)`), when it
+        // ends its element: a model goes on (`M_bot_tab_71 Build/…`) or carries a bare number (`IDbot553`).
+        // Seen only: identify.ts never takes a word there for the client naming itself.
         flags |= F_BOT_WORD
-        if (counts || platformHere) candidateKind = CANDIDATE_BOT
+        if (counts || (platformHere && !(parts === 0 && isDigit(last)) && endsElement(s, end, length))) candidateKind = CANDIDATE_BOT
       } else if (kind === BOT_FILLER || kind === BOT_ACTIVITY) {
         flags |= F_BOT_WORD | (kind === BOT_FILLER ? F_FILLER : 0)
-        // Among a device's details only after another word of its element (`(iPhone; Y!J-BRY/YATSH crawler)`,
-        // never `(Linux; Android 12; Robot Build/…)`).
-        if (counts || (platformHere && !namePosition && kind === BOT_FILLER)) candidateKind = kind === BOT_FILLER ? CANDIDATE_FILLER : CANDIDATE_BOT
+        // Among a device's details only a crawler word after another word of its element, ending it
+        // (`(iPhone; Y!J-BRY/YATSH crawler)`): never a model (`Robot Build/…`, `M bot 54`, `POWER BOT Build/…`)
+        // nor a word of the platform's (`Service Pack 2`).
+        if (counts || (platformHere && !namePosition && kind === BOT_FILLER && namesCrawler(s, start, end) && endsElement(s, end, length))) {
+          candidateKind = kind === BOT_FILLER ? CANDIDATE_FILLER : CANDIDATE_BOT
+        }
       } else if (kind === TOOL_NAME) {
         toolWord = counts
         if (end - start === 4) flags |= F_FILLER
@@ -293,9 +300,10 @@ export function scan(s: string): void {
         heldGroup = group
         heldVersioned = versioned
         heldLast = true
-      } else if (depth > 0 && namePosition && parts > 0 && !platformHere && isDomain(s, start, end)
+      } else if (depth > 0 && namePosition && parts > 0 && !platformHere && !versioned && isDomain(s, start, end)
         && (held >= 0 || !sameWord(s, start, 'www.'))) {
-        // `(postrank.com)`, `(compatible; Twingly Recon; twingly.com)`: where to read about the client.
+        // `(postrank.com)`, `(compatible; Twingly Recon; twingly.com)`: where to read about the client
+        // (with a version it is a product: Firefox's `(WEB.DE/1.5)`).
         flags |= F_FILLER
         noteSignal(count, group)
       }
@@ -377,6 +385,14 @@ const partHash = new Int32Array(MAX_PARTS)
 
 
 
+
+/** Whether only spaces stand between `at` and the end of a comment element (`;`, `,`, `)`) or of the header. */
+function endsElement(s: string, at: number, length: number): boolean {
+  while (at < length && s.charCodeAt(at) === 32) at++
+  if (at >= length) return true
+  const kind = classOf(s.charCodeAt(at))
+  return kind === SEPARATOR || kind === CLOSE
+}
 
 function isPrefix(variant: { readonly prefix: boolean }): boolean {
   return variant.prefix
