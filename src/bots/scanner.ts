@@ -5,7 +5,7 @@ import {
   BOT_ACTIVITY, BOT_FILLER, BOT_NAME, TOOL_NAME, VOCAB_BROWSER, VOCAB_FILLER, VOCAB_PLATFORM,
   ENDINGS, classifyPart, classifyWord, isBrowserName, isDomain, isGoogleName, mayEndBotWord, hasPlatformPart, namesCrawler,
 } from './lexicon.ts'
-import { hashStep, sameWord, type Target } from './name-index.ts'
+import { RANK_TOOL, hashStep, sameWord, type Target } from './name-index.ts'
 import {
   BROWSER_SET, CANDIDATE_BOT, CANDIDATE_FILLER, CANDIDATE_NAMED, F_BOT_WORD, F_COMMENT, F_FILLER, F_FIRST_ELEMENT, F_KNOWN,
   F_NAME, F_PLATFORM, F_VERSIONED, F_VOCAB, MAX_DEPTH, MAX_WORDS, SCAN_LIMIT, bareName, confirmHeld, found, groupOwner, index,
@@ -40,6 +40,7 @@ export function scan(s: string): void {
   let platformMask = 0 // bit d: the comment open at depth d describes the platform
   let compatibleMask = 0 // bit d: the element before, at depth d, was `compatible`
   let describedMask = 0 // bit d: the comment at depth d is `(KHTML, like Gecko; …)`, whose extra elements name a client
+  let phoneMask = 0 // bit d: the comment at depth d describes an Android device, whose last element is its model (`Expanse`)
   let element = 0 // index of the current element in the innermost comment
   // A name after `compatible` (or in a KHTML comment) is held until its comment closes: it is
   // the client's own only if the comment names no platform (`(compatible; IBrowse 3.0; AmigaOS)`)
@@ -82,6 +83,7 @@ export function scan(s: string): void {
         platformMask &= ~(1 << depth)
         compatibleMask &= ~(1 << depth)
         describedMask &= ~(1 << depth)
+        phoneMask &= ~(1 << depth)
         element = 0
         leading = true
         firstElement = true
@@ -244,7 +246,10 @@ export function scan(s: string): void {
     // Only an unknown word that starts with a letter can begin with a known name glued to more text.
     const gluedName = record === undefined && namePosition && parts > 0 && parts <= MAX_PARTS && !firstIsDigit
     for (let p = 0; gluedName && target === undefined && p < parts; p++) {
-      const prefix = index.find(s, start, partEnd[p] ?? start, partHash[p] ?? 0)?.variants.find(isPrefix)
+      const at = partEnd[p] ?? start
+      const variants = index.find(s, start, at, partHash[p] ?? 0)?.variants
+      // A known name with its version glued on by `-` (`Nutch-1.7`) is that name too.
+      const prefix = variants?.find(isPrefix) ?? (s.charCodeAt(at) === 45 && isDigit(s.charCodeAt(at + 1)) ? variants?.find(isWhole) : undefined)
       if (prefix !== undefined) target = prefix.target
     }
 
@@ -252,11 +257,15 @@ export function scan(s: string): void {
     if (depth > 0 && namePosition && vocab === VOCAB_PLATFORM) {
       platformMask |= 1 << depth
       platformHere = true
+      if (end - start === 7 && sameWord(s, start, 'android')) phoneMask |= 1 << depth
     }
     // A bare word among a device's details is a model (`Expanse`, `RUBY`, `SPIDER Build/…`);
     // with a version it is a product (`DuplexWeb-Google/1.0`). A multi-word known name always counts.
     // A name with a hyphen or underscore is no model name (`(X11; Linux i686; ips-agent)`).
-    const counts = !afterLike && (!platformHere || versioned || nameEnd > end || (target !== undefined && parts > 0))
+    // So does a crawler or tool the registry knows standing alone as an element, where monitoring
+    // services and scanners put their name (`(X11; Linux x86_64; Catchpoint)`, `(X11, U; OpenVAS)`).
+    const counts = !afterLike && (!platformHere || versioned || nameEnd > end || (target !== undefined && parts > 0)
+      || (target !== undefined && (phoneMask & (1 << depth)) === 0 && namesAlone(target) && endsElement(s, nameEnd, length)))
     let flags = (depth > 0 ? F_COMMENT : 0) | (platformHere ? F_PLATFORM : 0) | (versioned ? F_VERSIONED : 0)
       | (namePosition ? F_NAME : 0) | (vocab !== 0 ? F_VOCAB : 0) | (depth > 0 && firstElement ? F_FIRST_ELEMENT : 0)
     let candidateKind = 0
@@ -351,6 +360,8 @@ export function scan(s: string): void {
     if (i < length && s.charCodeAt(i) === 47) {
       const version = i + 1
       i = skipToken(s, version, length)
+      // A crawler framework named where a version goes (`MySpider/Nutch-1.7`, `Firefox/3.6.8/Nutch-1.7`).
+      if (!platformHere) noteNameInVersion(s, version, i)
       // `productsup.io/crawler`, `visionheight.com/scan`: the product says what it does where its version goes.
       if (found.candidate < 0 && count > 0 && i > version && !platformHere && isLetter(s.charCodeAt(version))
         && mayEndBotWord(s, version, i)) {
@@ -392,6 +403,43 @@ function endsElement(s: string, at: number, length: number): boolean {
   if (at >= length) return true
   const kind = classOf(s.charCodeAt(at))
   return kind === SEPARATOR || kind === CLOSE
+}
+
+/** A known crawler, or a tool other than a language runtime: a name that identifies a client wherever it stands. */
+function namesAlone(target: Target): boolean {
+  return !target.weak && (target.kind === 'bot' || target.rank === RANK_TOOL)
+}
+
+/**
+ * Looks up each part of a version token (`s[from, to)`) that starts with a
+ * letter after a `/` or at its start, up to `-`, `_` or `/`; a crawler or
+ * tool found there becomes a candidate for the header's identity.
+ */
+function noteNameInVersion(s: string, from: number, to: number): void {
+  let at = from
+  while (at < to) {
+    let end = at
+    let hash = 0
+    if (isLetter(s.charCodeAt(at))) {
+      while (end < to) {
+        const code = s.charCodeAt(end)
+        if (code === 45 || code === 95 || code === 47) break
+        hash = hashStep(hash, code)
+        end++
+      }
+      const variant = end - at >= 3 ? index.find(s, at, end, hash)?.variants.find(isWhole) : undefined
+      if (variant !== undefined && namesAlone(variant.target)) {
+        if (found.best === undefined || outranks(variant.target, found.best)) found.best = variant.target
+        if (variant.target.id !== undefined) noteBot(variant.target)
+      }
+    }
+    while (end < to && s.charCodeAt(end) !== 47) end++
+    at = end + 1
+  }
+}
+
+function isWhole(variant: { readonly prefix: boolean; readonly rest: string }): boolean {
+  return !variant.prefix && variant.rest === ''
 }
 
 function isPrefix(variant: { readonly prefix: boolean }): boolean {
