@@ -80,6 +80,8 @@ export function classifyWord(s: string, start: number, end: number): number {
       const kind = classifyPart(s, partStart, i, start, end)
       if (kind === BOT_NAME || kind === BOT_FILLER) return kind
       if (kind === BOT_ACTIVITY || (kind === TOOL_NAME && result === NOT_BOT_WORD)) result = kind
+      // An API client names the language it is for (`php-requests`, `unirest-java`, `aws-sdk-java`).
+      else if (result === NOT_BOT_WORD && (partStart !== start || i !== end) && isClientPart(s, partStart, i)) result = TOOL_NAME
     }
     partStart = i + 1
   }
@@ -106,6 +108,16 @@ export function namesCrawler(s: string, start: number, end: number): boolean {
     }
     partStart = i + 1
   }
+  return false
+}
+
+// Parts of a library's name that say which language it serves.
+const CLIENT_PARTS = ['java', 'python', 'php', 'ruby', 'perl', 'nodejs', 'golang', 'dotnet', 'rust']
+
+function isClientPart(s: string, start: number, end: number): boolean {
+  const n = end - start
+  if (n < 3 || n > 6) return false
+  for (const part of CLIENT_PARTS) if (part.length === n && sameFolded(s, start, part)) return true
   return false
 }
 

@@ -70,6 +70,9 @@ describe('clients that name themselves', () => {
     ['Mozilla/5.0 (X11; Linux x86_64; Catchpoint) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/75.0.3770.90 Safari/537.36', 'catchpoint'],
     ['Mozilla/5.0 (Windows NT 6.3; WOW64; Trident/7.0; rv:11.0; Catchpoint) like Gecko', 'catchpoint'],
     ['Mozilla/5.0 [en] (X11, U; OpenVAS)', 'openvas'],
+    // An API client library named for its language.
+    ['php-requests/1.8.1', 'php-requests'],
+    ['unirest-java/1.3.11', 'unirest-java'],
   ])('%s is %s', (ua, token) => {
     const identity = identifyAgent(ua)
     expect(identity?.tokens).toEqual([token])
