@@ -55,7 +55,10 @@ export interface AgentIdentity {
  * otherwise the first one named wins and the rest are in `others`. An unknown
  * client is a bot when it names itself as one (`…Bot`, `…Crawler`, `Kangaroo
  * Bot`, `(compatible; Name)`) or links to its description (`+https://…`).
- * Never throws; linear in the header's length, of which it reads 2 KiB.
+ * One that only looks automated (a lone app name, a runtime behind an app's
+ * name, `(compatible; Name)` without a link) is returned `unidentified`, so
+ * the guard never judges it by `*`. Words among a device's details never make
+ * a person a bot. Never throws; linear in the header's length, of which it reads 2 KiB.
  *
  * @example
  * identifyAgent('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')

@@ -5,7 +5,8 @@ import {
   BOT_ACTIVITY, BOT_FILLER, BOT_NAME, TOOL_NAME, VOCAB_BROWSER, VOCAB_FILLER, VOCAB_PLATFORM,
   ENDINGS, classifyPart, classifyWord, isBrowserName, isDomain, isGoogleName, mayEndBotWord, hasPlatformPart, namesCrawler,
 } from './lexicon.ts'
-import { RANK_TOOL, hashStep, sameWord, type Target } from './name-index.ts'
+import { hashStep, sameWord, type Target } from './name-index.ts'
+import { endsElement, isPrefix, isWhole, namesAlone, noteNameInVersion } from './scan-names.ts'
 import {
   BROWSER_SET, CANDIDATE_BOT, CANDIDATE_FILLER, CANDIDATE_NAMED, F_BOT_WORD, F_COMMENT, F_FILLER, F_FIRST_ELEMENT, F_KNOWN,
   F_NAME, F_PLATFORM, F_VERSIONED, F_VOCAB, MAX_DEPTH, MAX_WORDS, SCAN_LIMIT, bareName, confirmHeld, found, groupOwner, index,
@@ -393,55 +394,3 @@ const MAX_PARTS = 4
 const partEnd = new Int32Array(MAX_PARTS)
 
 const partHash = new Int32Array(MAX_PARTS)
-
-
-
-
-/** Whether only spaces stand between `at` and the end of a comment element (`;`, `,`, `)`) or of the header. */
-function endsElement(s: string, at: number, length: number): boolean {
-  while (at < length && s.charCodeAt(at) === 32) at++
-  if (at >= length) return true
-  const kind = classOf(s.charCodeAt(at))
-  return kind === SEPARATOR || kind === CLOSE
-}
-
-/** A known crawler, or a tool other than a language runtime: a name that identifies a client wherever it stands. */
-function namesAlone(target: Target): boolean {
-  return !target.weak && (target.kind === 'bot' || target.rank === RANK_TOOL)
-}
-
-/**
- * Looks up each part of a version token (`s[from, to)`) that starts with a
- * letter after a `/` or at its start, up to `-`, `_` or `/`; a crawler or
- * tool found there becomes a candidate for the header's identity.
- */
-function noteNameInVersion(s: string, from: number, to: number): void {
-  let at = from
-  while (at < to) {
-    let end = at
-    let hash = 0
-    if (isLetter(s.charCodeAt(at))) {
-      while (end < to) {
-        const code = s.charCodeAt(end)
-        if (code === 45 || code === 95 || code === 47) break
-        hash = hashStep(hash, code)
-        end++
-      }
-      const variant = end - at >= 3 ? index.find(s, at, end, hash)?.variants.find(isWhole) : undefined
-      if (variant !== undefined && namesAlone(variant.target)) {
-        if (found.best === undefined || outranks(variant.target, found.best)) found.best = variant.target
-        if (variant.target.id !== undefined) noteBot(variant.target)
-      }
-    }
-    while (end < to && s.charCodeAt(end) !== 47) end++
-    at = end + 1
-  }
-}
-
-function isWhole(variant: { readonly prefix: boolean; readonly rest: string }): boolean {
-  return !variant.prefix && variant.rest === ''
-}
-
-function isPrefix(variant: { readonly prefix: boolean }): boolean {
-  return variant.prefix
-}
