@@ -1,7 +1,7 @@
 import type { AgentCategory, AgentPurpose } from './types.ts'
 import { scan } from './scanner.ts'
 import type { Target } from './name-index.ts'
-import { classifyWord, namesCrawler, TOOL_NAME } from './lexicon.ts'
+import { classifyWord, isGoogleName, namesCrawler, TOOL_NAME } from './lexicon.ts'
 import { RANK_GENERIC_TOOL } from './name-index.ts'
 import {
   CANDIDATE_FILLER, F_BOT_WORD, F_COMMENT, F_FILLER, F_FIRST_ELEMENT, F_KNOWN, F_NAME, F_PLATFORM, F_VERSIONED, F_VOCAB,
@@ -84,7 +84,7 @@ function decide(s: string): AgentIdentity | null {
     if (own >= 0) return unknownClient(s, own, 'bot')
     if (own === NO_NAME && best === undefined && found.tool < 0) return namelessBot(s)
   }
-  if (best !== undefined) return identityOf(best, s, undefined, best.rank === RANK_GENERIC_TOOL && !opensHeader(s, best))
+  if (best !== undefined) return identityOf(best, s, undefined, best.rank === RANK_GENERIC_TOOL && !opensHeader(s, best) && !namesItself(s))
   if (found.tool >= 0) {
     const own = (wordFlags[found.tool] ?? 0) & F_FILLER ? nameAround(s, found.tool) : found.tool
     if (own >= 0) return unknownClient(s, own, 'tool')
@@ -218,12 +218,15 @@ function namelessBot(s: string): AgentIdentity {
 
 /**
  * A client the registry does not know, by its own name: the first word of its
- * run is its token. It is unidentified unless it says it is automated: a bot
- * by its words or a contact link, a tool by a name that speaks HTTP (`HTTP-Tiny`).
+ * run is its token. It is unidentified unless it says it is automated: by its
+ * words or a contact link, by a library's name (`HTTP-Tiny`, `php-requests`),
+ * or by a name in Google's fetchers' style (`PlayStore-Google`).
  */
 function unknownClient(s: string, k: number, kind: 'bot' | 'tool'): AgentIdentity {
   const token = s.slice(wordStart[k], wordEnd[k]).toLowerCase()
-  const named = kind === 'bot' ? namesItself(s) : classifyWord(s, wordStart[k] ?? 0, wordEnd[k] ?? 0) === TOOL_NAME
+  const start = wordStart[k] ?? 0
+  const end = wordEnd[k] ?? 0
+  const named = namesItself(s) || classifyWord(s, start, end) === TOOL_NAME || isGoogleName(s, start, end)
   return {
     tokens: [token],
     kind,

@@ -55,6 +55,10 @@ describe('clients that name themselves', () => {
     // A runtime that opens the header is the client.
     ['Java/17.0.2', 'java'],
     ['Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)', 'gptbot'],
+    // Google's fetchers' naming, a library's name, a runtime beside a contact link.
+    ['PlayStore-Google', 'playstore-google'],
+    ['http_get', 'http_get'],
+    ['Mechanize/2.9.1 Ruby/3.1.2 (http://github.com/sparklemotion/mechanize/)', 'ruby'],
   ])('%s is judged as %s', (ua, token) => {
     const identity = identifyAgent(ua)
     expect(identity?.tokens[0] ?? identity?.names.at(-1)).toBe(token)
