@@ -76,7 +76,9 @@ function decide(s: string): AgentIdentity | null {
   if (found.weak !== undefined && found.signal) return identityOf(found.weak, s, undefined, false)
   if (found.candidate >= 0) {
     const own = found.candidateKind === CANDIDATE_FILLER ? nameAround(s, found.candidate) : found.candidate
-    if (own >= 0) return unknownClient(s, own, 'bot')
+    // A name that says nothing about itself (`MyAgent/1.0/Nutch-1.7`) gives way to a tool the header names.
+    const client = own >= 0 ? unknownClient(s, own, 'bot') : null
+    if (client !== null && (client.unidentified !== true || best === undefined)) return client
     if (own === NO_NAME && best === undefined) return namelessBot(s)
   }
   if (found.signal) {

@@ -361,7 +361,7 @@ export function scan(s: string): void {
     if (i < length && s.charCodeAt(i) === 47) {
       const version = i + 1
       i = skipToken(s, version, length)
-      // A crawler framework named where a version goes (`MySpider/Nutch-1.7`, `Firefox/3.6.8/Nutch-1.7`).
+      // A crawler framework named where a version goes (`CB/Nutch-1.7`, `MyAgent/1.0/Nutch-1.7`).
       if (!platformHere) noteNameInVersion(s, version, i)
       // `productsup.io/crawler`, `visionheight.com/scan`: the product says what it does where its version goes.
       if (found.candidate < 0 && count > 0 && i > version && !platformHere && isLetter(s.charCodeAt(version))

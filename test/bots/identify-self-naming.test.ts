@@ -70,6 +70,7 @@ describe('clients that name themselves', () => {
     // A crawler framework where the version goes.
     ['CB/Nutch-1.7', 'nutch'],
     ['Mozilla/5.0 (compatible; summers;)/Nutch-1.7', 'nutch'],
+    ['MyAgent/1.0/Nutch-1.7', 'nutch'],
     // A monitoring service or scanner alone in a desktop's platform comment.
     ['Mozilla/5.0 (X11; Linux x86_64; Catchpoint) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/75.0.3770.90 Safari/537.36', 'catchpoint'],
     ['Mozilla/5.0 (Windows NT 6.3; WOW64; Trident/7.0; rv:11.0; Catchpoint) like Gecko', 'catchpoint'],
