@@ -78,7 +78,8 @@ export function cloudflareVerification(c: Context): Verification {
 /**
  * Judges every request from an automated client by the rules it was served:
  * the same compiled matcher that rendered /robots.txt for this host. People
- * and unidentified clients pass untouched; `log` records the verdict; `block`
+ * and unidentified clients (`AgentIdentity.unidentified`, unless a group
+ * names them) pass untouched; `log` records the verdict; `block`
  * refuses a disallowed request; an allowed request always passes. Mount it
  * after `robotsTxt()`.
  *
@@ -137,6 +138,9 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
       const decision = decide(policy, identity, url.href)
       const { verdict, mode } = decision
       if (mode === 'off') return null
+      // A client that names itself as nothing, and that no group names, is not judged: it passes
+      // unrecorded, as a person does, rather than appearing in the report as a bot.
+      if (decision.identity.unidentified === true && verdict.group === null) return null
       const verification = await verify(c, decision.identity)
       const refuse =
         mode === 'block' && (!verdict.allowed || (verification === 'spoofed' && policy.config.guard.spoofed === 'block'))
@@ -178,7 +182,8 @@ export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'ver
   const verify = options.verify ?? cloudflareVerification
   return (c, policy) => {
     const identity = identifyAgent(c.req.header('user-agent'))
-    if (identity === null || options.record === undefined) return
+    // An unidentified client is no agent the report can name (see `AgentIdentity.unidentified`).
+    if (identity === null || identity.unidentified === true || options.record === undefined) return
     const record = options.record
     const work = (async () => {
       const url = new URL(c.req.url)
