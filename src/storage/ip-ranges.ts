@@ -37,6 +37,12 @@ export interface IpRangesMetadata {
   readonly count: number
   /** Malformed entries skipped. */
   readonly skipped: number
+  /**
+   * Where the copy came from: `live` (the operator's URL, by the cron or
+   * `robots-edge ranges`) or `snapshot` (the dated copy the package ships,
+   * whose date `fetchedAt` then is). Absent in copies stored before it existed: live.
+   */
+  readonly source?: 'live' | 'snapshot'
 }
 
 /** The outcome of refreshing one list. On failure the previously stored value stays in force. */
@@ -84,7 +90,7 @@ export interface IpRangesIndex {
  */
 export async function refreshIpRanges(kv: KVNamespace, fetchFn: FetchFn = (url, init) => fetch(url, init), now: number = Date.now(), options: RefreshOptions = {}): Promise<IpRangeRefresh[]> {
   const { lists = ipRangeLists, timeoutMs = 10_000, maxBytes = 2 * 1024 * 1024 } = options
-  const previous = await readIndex(kv).catch(() => null)
+  const previous = await readIpRangesIndex(kv).catch(() => null)
   const summary = await Promise.all(lists.map((list) => refreshList(kv, list, fetchFn, now, timeoutMs, maxBytes)))
   // A failed list stays listed if it was stored before: its old value is still good.
   const urls = summary.filter((result) => result.ok || previous?.urls.includes(result.url) === true).map((result) => result.url)
@@ -131,7 +137,8 @@ function describe(error: unknown, timeoutMs: number): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-async function readIndex(kv: KVNamespace): Promise<IpRangesIndex | null> {
+/** The index, or null before the first refresh (or when it is not this module's shape). */
+export async function readIpRangesIndex(kv: KVNamespace): Promise<IpRangesIndex | null> {
   const value: unknown = await kv.get(IP_RANGES_INDEX_KEY, 'json')
   if (typeof value !== 'object' || value === null) return null
   const { updatedAt, urls, failures } = value as Record<string, unknown>
@@ -167,7 +174,7 @@ export interface IpRangesRead {
  * `unreadable` and the others still count.
  */
 export async function readIpRanges(kv: KVNamespace): Promise<IpRangesRead> {
-  const index = await readIndex(kv)
+  const index = await readIpRangesIndex(kv)
   const lists = new Map<string, StoredIpRanges>()
   const unreadable: string[] = []
   if (index === null) return { index, lists, unreadable }
