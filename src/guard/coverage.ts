@@ -131,6 +131,7 @@ function messageFor(operator: string, status: CoverageStatus, lists: readonly Li
   const who = possessive(operator)
   const run = `Run \`${fix}\``
   const snapshots = lists.filter((l) => l.source === 'snapshot' && l.fetchedAt !== null)
+  const dates = [...new Set(snapshots.map((l) => day(l.fetchedAt!)))].sort().join(', ')
   switch (status) {
     case 'ok':
       if (snapshots.length === 0) return null
@@ -139,14 +140,14 @@ function messageFor(operator: string, status: CoverageStatus, lists: readonly Li
       return `${who} IP ranges are not loaded: claims to be ${who} crawlers cannot be checked. ${run} to load them.`
     case 'partial': {
       const missing = lists.filter((l) => !l.loaded).map((l) => fileOf(l.url))
-      return `Some of ${who} IP ranges are not loaded (${missing.join(', ')}): claims they would settle cannot be checked. ${run} to load them.`
+      const copies = snapshots.length > 0 ? ` The loaded ones come from the snapshot of ${dates}, not the live lists.` : ''
+      return `Some of ${who} IP ranges are not loaded (${missing.join(', ')}): claims they would settle cannot be checked.${copies} ${run} to load them.`
     }
     case 'stale':
       if (snapshots.length > 0) break
       return `${who} IP ranges are stale (fetched ${age(now - Math.min(...lists.map((l) => l.fetchedAt ?? now)))} ago): claims to be ${who} crawlers are checked against an old copy. ${run} to load fresh copies; the cron's log line says why its hourly refresh failed.`
   }
   // Loaded, but from the dated snapshot the package ships, not the operator's site.
-  const dates = [...new Set(snapshots.map((l) => day(l.fetchedAt!)))].sort().join(', ')
   return `${who} IP ranges come from the snapshot of ${dates}, not the live lists: claims are checked against that copy. ${run} where the operators' sites are reachable to load the live lists.`
 }
 

@@ -81,6 +81,10 @@ describe('verificationCoverage', () => {
     // A snapshot younger than a day is still not the live list.
     const young = Object.fromEntries(Object.keys(all).map((url) => [url, NOW - HOUR]))
     expect(google(snapshot(young, {}, 'snapshot'))).toMatchObject({ status: 'ok', fix: LOAD_COMMAND, message: expect.stringContaining('snapshot of 2026-04-20') })
+    // Some lists missing, the others from the snapshot: the warning says both.
+    const some = google(snapshot({ [`${LISTS}/common-crawlers.json`]: day }, {}, 'snapshot'))
+    expect(some.status).toBe('partial')
+    expect(some.message).toMatch(/^Some of Google's IP ranges are not loaded \(special-crawlers\.json, .+\): claims they would settle cannot be checked\. The loaded ones come from the snapshot of 2026-08-22, not the live lists\. Run `npx robots-edge ranges` to load them\.$/)
   })
 
   it('names --remote with the Worker\'s own origin when it is not on this machine', () => {
