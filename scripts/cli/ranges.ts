@@ -8,11 +8,10 @@
  * Worker's with `--remote URL`, else the same route run in-process over the
  * local KV that `npm run dev` uses.
  */
-import { parseIpRanges } from '../../src/bots/ip-ranges.ts'
 import { registry } from '../../src/bots/registry.ts'
 import type { IpRangeList } from '../../src/bots/types.ts'
 import { ipRangeLists } from '../../src/bots/verify.ts'
-import { readBoundedText } from '../../src/bounded-body.ts'
+import { fetchIpRangeList } from '../../src/storage/ip-range-fetch.ts'
 import { CliError } from './errors.ts'
 import { columns, printJson } from './format.ts'
 import { type Io, styleFor } from './io.ts'
@@ -58,25 +57,6 @@ const operatorOf = new Map(registry.flatMap((entry) => (entry.verification?.ipRa
 const fileOf = (url: string) => url.slice(url.lastIndexOf('/') + 1) || url
 const when = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 
-/** One list from its operator, or why not: the text is kept only if it parses to at least one address. */
-async function fetchLive(list: IpRangeList, fetchFn: typeof fetch, timeoutMs: number): Promise<{ text: string } | { error: string }> {
-  try {
-    const response = await fetchFn(list.url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: list.format === 'google-json' ? 'application/json' : 'text/plain' } })
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined)
-      return { error: `HTTP ${response.status}` }
-    }
-    const text = await readBoundedText(response, MAX_BYTES)
-    if (text === null) return { error: `body larger than ${MAX_BYTES} bytes` }
-    const { count, skipped } = parseIpRanges(text, list.format)
-    return count > 0 ? { text } : { error: `no address parsed (${skipped} entries skipped)` }
-  } catch (error) {
-    if (error instanceof Error && error.name === 'TimeoutError') return { error: `timed out after ${timeoutMs} ms` }
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''
-    return { error: `${error instanceof Error ? error.message : String(error)}${cause}` }
-  }
-}
-
 /** The stored answer of the admin route, as src/storage/ip-ranges-store.ts writes it (a Workers module, so restated). */
 interface Stored {
   readonly url: string
@@ -104,8 +84,8 @@ export async function ranges(o: RangesOptions, io: Io): Promise<number> {
   const fromSnapshot = new Map(snap.lists.map((l) => [l.url, l]))
   const snapshotMissing = new Map(snap.missing.map((m) => [m.url, m.reason]))
   const tried = await Promise.all(ipRangeLists.map(async (list) => {
-    const live = o.snapshot ? null : await fetchLive(list, fetchFn, o.timeoutMs ?? 10_000)
-    if (live !== null && 'text' in live) return { list, upload: { url: list.url, format: list.format, text: live.text, source: 'live', fetchedAt: now } as Upload, liveError: null, missing: null }
+    const live = o.snapshot ? null : await fetchIpRangeList(list, fetchFn, o.timeoutMs ?? 10_000, MAX_BYTES)
+    if (live !== null && live.ok) return { list, upload: { url: list.url, format: list.format, text: live.text, source: 'live', fetchedAt: now } as Upload, liveError: null, missing: null }
     const copy = fromSnapshot.get(list.url)
     const liveError = live === null ? null : live.error
     if (copy === undefined) return { list, upload: null, liveError, missing: `the snapshot of ${snap.snapshot} has no copy (${snapshotMissing.get(list.url) ?? 'not included'})` }
