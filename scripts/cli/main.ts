@@ -21,6 +21,7 @@ const OPTIONS = {
   'fail-on': { type: 'string' },
   fix: { type: 'boolean' },
   snapshot: { type: 'boolean' },
+  'snapshot-file': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
 
@@ -37,7 +38,8 @@ const OPTION_HELP: Record<OptionName | 'help', [string, string]> = {
   remote: ['--remote <url>', 'read the deployed Worker at this URL (token in ROBOTS_ADMIN_TOKEN) instead of the local D1'],
   'fail-on': ['--fail-on <what>', 'protected: exit 1 when a protected agent loses access; none: never (default: protected when CI=true)'],
   fix: ['--fix', 'rewrite the file in the order every reader agrees on (same RFC 9309 meaning)'],
-  snapshot: ['--snapshot', 'load the dated snapshot the package ships, without trying the operators\' URLs (for machines without internet)'],
+  snapshot: ['--snapshot', 'load the dated snapshot, without trying the operators\' URLs (for machines without internet)'],
+  'snapshot-file': ['--snapshot-file <file>', 'the snapshot to use (default: the one the package ships, if any; write one with npm run ranges:snapshot)'],
   help: ['-h, --help', 'show this help'],
 }
 
@@ -105,7 +107,7 @@ export async function run(argv: readonly string[], io: Io, commands: Readonly<Re
   const [min, max] = command.positionals
   if (rest.length < min) return usageError(`${name} needs ${command.usage.split(' [')[0]}.`, commandUsage(name, command), io)
   if (rest.length > max) return usageError(`${name} takes ${max === 0 ? 'no arguments' : `at most ${max} argument${max === 1 ? '' : 's'}`}; got "${rest.slice(max).join(' ')}".`, commandUsage(name, command), io)
-  for (const option of ['host', 'env', 'config', 'since', 'until', 'agent', 'category', 'url', 'remote', 'fail-on'] as const) {
+  for (const option of ['host', 'env', 'config', 'since', 'until', 'agent', 'category', 'url', 'remote', 'fail-on', 'snapshot-file'] as const) {
     if (values[option] !== undefined && !command.options.includes(option)) return usageError(`${name} takes no --${option}.`, commandUsage(name, command), io)
   }
   for (const flag of ['fix', 'snapshot'] as const) {
@@ -113,8 +115,8 @@ export async function run(argv: readonly string[], io: Io, commands: Readonly<Re
   }
 
   try {
-    const { host, env, config, json, since, until, agent, category, url, remote, fix, snapshot, 'fail-on': failOn } = values
-    return await command.run({ positionals: rest, values: { host, env, config, json, since, until, agent, category, url, remote, fix, snapshot, failOn } }, io)
+    const { host, env, config, json, since, until, agent, category, url, remote, fix, snapshot, 'snapshot-file': snapshotFile, 'fail-on': failOn } = values
+    return await command.run({ positionals: rest, values: { host, env, config, json, since, until, agent, category, url, remote, fix, snapshot, snapshotFile, failOn } }, io)
   } catch (error) {
     if (error instanceof UsageError) return usageError(error.message, commandUsage(name, command), io)
     return reportFailure(error, io, values.json)

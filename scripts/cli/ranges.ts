@@ -3,7 +3,9 @@
  * the KV the Worker verifies crawlers with, as the hourly cron does. Each
  * list is fetched from its operator's URL (bounded in time and size); one
  * that cannot be fetched, or every list with `--snapshot`, comes from the
- * dated snapshot the package ships, labelled "snapshot of <date>". The lists
+ * dated snapshot (the package's, written at release by
+ * `npm run ranges:snapshot`, or `--snapshot-file`), labelled "snapshot of
+ * <date>"; a package without one says so in one line. The lists
  * go through the admin API's POST /_robots/api/ip-ranges: the deployed
  * Worker's with `--remote URL`, else the same route run in-process over the
  * local KV that `npm run dev` uses.
@@ -15,17 +17,19 @@ import { fetchIpRangeList } from '../../src/storage/ip-range-fetch.ts'
 import { CliError } from './errors.ts'
 import { columns, printJson } from './format.ts'
 import { type Io, styleFor } from './io.ts'
-import { readSnapshot, type IpRangesSnapshot } from './ip-ranges-snapshot.ts'
+import { NO_SNAPSHOT, readSnapshot, type IpRangesSnapshot } from './ip-ranges-snapshot.ts'
 import { withLedgerApi, type LedgerSourceOptions } from './ledger-api.ts'
 
 export interface RangesOptions extends LedgerSourceOptions {
-  /** Load the shipped snapshot without trying the operators' URLs. */
+  /** Load the snapshot without trying the operators' URLs. */
   readonly snapshot?: boolean | undefined
   readonly json?: boolean | undefined
   /** Per-list limit on a live fetch, headers and body together. Default: 10 000 ms. */
   readonly timeoutMs?: number | undefined
-  /** The snapshot to fall back to. Default: the package's data/ip-ranges-snapshot.json. */
-  readonly snapshotData?: IpRangesSnapshot | undefined
+  /** The snapshot file to fall back to (`--snapshot-file`). Default: the package's data/ip-ranges-snapshot.json, if it ships one. */
+  readonly snapshotFile?: string | undefined
+  /** The snapshot itself, already read, or null for none (tests: the Workers runtime cannot read files). Wins over `snapshotFile`. */
+  readonly snapshotData?: IpRangesSnapshot | null | undefined
   readonly now?: (() => number) | undefined
 }
 
@@ -78,17 +82,19 @@ async function post(o: RangesOptions, io: Io, uploads: readonly Upload[]): Promi
 
 /** Loads the lists; exit code 0 when at least one list was stored, 1 when none was. */
 export async function ranges(o: RangesOptions, io: Io): Promise<number> {
-  const snap = o.snapshotData ?? readSnapshot()
+  const snap = o.snapshotData !== undefined ? o.snapshotData : readSnapshot(o.snapshotFile)
+  // Nothing to load and nothing to try: one line, not a table of failures.
+  if (snap === null && o.snapshot) throw new CliError(NO_SNAPSHOT)
   const now = (o.now ?? Date.now)()
   const fetchFn = o.fetch ?? fetch
-  const fromSnapshot = new Map(snap.lists.map((l) => [l.url, l]))
-  const snapshotMissing = new Map(snap.missing.map((m) => [m.url, m.reason]))
+  const fromSnapshot = new Map((snap?.lists ?? []).map((l) => [l.url, l]))
+  const snapshotMissing = new Map((snap?.missing ?? []).map((m) => [m.url, m.reason]))
   const tried = await Promise.all(ipRangeLists.map(async (list) => {
     const live = o.snapshot ? null : await fetchIpRangeList(list, fetchFn, o.timeoutMs ?? 10_000, MAX_BYTES)
     if (live !== null && live.ok) return { list, upload: { url: list.url, format: list.format, text: live.text, source: 'live', fetchedAt: now } as Upload, liveError: null, missing: null }
     const copy = fromSnapshot.get(list.url)
     const liveError = live === null ? null : live.error
-    if (copy === undefined) return { list, upload: null, liveError, missing: `the snapshot of ${snap.snapshot} has no copy (${snapshotMissing.get(list.url) ?? 'not included'})` }
+    if (copy === undefined) return { list, upload: null, liveError, missing: snap === null ? 'no snapshot to fall back to' : `the snapshot of ${snap.snapshot} has no copy (${snapshotMissing.get(list.url) ?? 'not included'})` }
     return { list, upload: { url: list.url, format: 'ip-lines', text: copy.entries.join('\n'), source: 'snapshot', fetchedAt: Date.parse(copy.retrieved) } as Upload, liveError, missing: null }
   }))
   const uploads = tried.flatMap((t) => (t.upload === null ? [] : [t.upload]))
@@ -106,14 +112,14 @@ export async function ranges(o: RangesOptions, io: Io): Promise<number> {
   })
   const count = lines.filter((l) => l.loaded).length
   if (o.json) {
-    printJson(io, { ok: count > 0, target, snapshot: { date: snap.snapshot, ...snap.source }, lists: lines })
+    printJson(io, { ok: count > 0, target, snapshot: snap === null ? null : { date: snap.snapshot }, ...(snap === null ? { note: NO_SNAPSHOT } : {}), lists: lines })
     return count > 0 ? 0 : 1
   }
   printText(io, lines, target, snap, o)
   return count > 0 ? 0 : 1
 }
 
-function printText(io: Io, lines: readonly RangesLine[], target: string, snap: IpRangesSnapshot, o: RangesOptions): void {
+function printText(io: Io, lines: readonly RangesLine[], target: string, snap: IpRangesSnapshot | null, o: RangesOptions): void {
   const style = styleFor(io)
   const count = lines.filter((l) => l.loaded).length
   io.out(style.bold(count === 0 ? `No IP-range list was loaded into ${target}.` : `Loaded ${count} of ${lines.length} IP-range lists into ${target}:`))
@@ -125,10 +131,14 @@ function printText(io: Io, lines: readonly RangesLine[], target: string, snap: I
       : l.error ?? '',
   ])
   for (const line of columns(rows, '  ')) io.out(`  ${line}`)
-  if (lines.some((l) => l.source === 'snapshot')) {
+  if (snap !== null && lines.some((l) => l.source === 'snapshot')) {
     io.out('')
-    io.out(`Snapshot of ${snap.snapshot}: copies kept by ${snap.source.repository} (${snap.source.license}) at commit ${snap.source.commit.slice(0, 12)}. Not live data:`)
+    io.out(`Snapshot of ${snap.snapshot}: copies fetched from the operators' URLs by \`npm run ranges:snapshot\`. Not live data:`)
     io.out('claims are checked against these copies until live lists replace them.')
+  }
+  if (snap === null && lines.some((l) => l.liveError !== null)) {
+    io.out('')
+    io.out(`Note: ${NO_SNAPSHOT}.`)
   }
   const missing = lines.filter((l) => !l.loaded).length
   if (missing > 0 || lines.some((l) => l.source === 'snapshot')) {

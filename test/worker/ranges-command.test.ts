@@ -2,7 +2,8 @@ import { env, SELF } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ipRangeLists } from '../../src/bots/index.ts'
 import { IP_RANGES_INDEX_KEY, IP_RANGES_KEY_PREFIX, ipRangesKey } from '../../src/storage/ip-ranges.ts'
-import type { IpRangesSnapshot } from '../../scripts/cli/ip-ranges-snapshot.ts'
+import { checkSnapshot, type IpRangesSnapshot } from '../../scripts/cli/ip-ranges-snapshot.ts'
+import { buildSnapshot } from '../../scripts/cli/ip-ranges-snapshot-writer.ts'
 import { ranges } from '../../scripts/cli/ranges.ts'
 import googlebot from '../fixtures/ip-ranges/googlebot.json?raw'
 import uptimerobot from '../fixtures/ip-ranges/uptimerobot.txt?raw'
@@ -11,7 +12,9 @@ import uptimerobot from '../fixtures/ip-ranges/uptimerobot.txt?raw'
 // dashboard's coverage warns that no list is loaded, `robots-edge ranges`
 // loads the lists through the admin API (as `--remote` does with a deployed
 // Worker; locally it runs the same route in-process), and the warning goes.
-// Every operator's list is a fixture served by an injected fetch.
+// Every operator's list is a fixture served by an injected fetch, and the
+// snapshot is one the writer (`npm run ranges:snapshot`) made from those
+// fixtures: test data, not real published lists.
 
 const ORIGIN = 'http://localhost'
 const TOKEN = 'test-admin-token'
@@ -29,12 +32,15 @@ function network(failing: readonly string[] = []): typeof fetch {
   }
 }
 
-/** Test data, not the shipped snapshot: one made-up copy of Google's common crawlers in the snapshot's shape. */
-const TEST_SNAPSHOT: IpRangesSnapshot = {
-  snapshot: '2026-08-22',
-  source: { repository: 'test data', commit: '0000000000000000000000000000000000000000', license: 'CC0-1.0' },
-  lists: [{ url: GOOGLEBOT, fetchedFrom: GOOGLEBOT, retrieved: '2026-08-22', entries: ['66.249.64.0/27', '2001:4860:4801:10::/64'] }],
-  missing: [{ url: 'https://www.bing.com/toolbox/bingbot.json', reason: 'not in this test snapshot' }],
+/**
+ * A test snapshot written on 2026-08-22 by the snapshot writer, from the
+ * googlebot.json fixture alone (every other URL answered 404), and read back
+ * as the CLI reads a file (the Workers runtime cannot read one).
+ */
+async function testSnapshot(): Promise<IpRangesSnapshot> {
+  const serveGoogle = async (url: string) => (url === GOOGLEBOT ? new Response(googlebot) : new Response('not found', { status: 404 }))
+  const written = await buildSnapshot({ fetch: serveGoogle, now: () => Date.UTC(2026, 7, 22), timeoutMs: 1000 })
+  return checkSnapshot(JSON.parse(JSON.stringify(written)), 'test snapshot')
 }
 
 function io() {
@@ -68,7 +74,7 @@ describe('robots-edge ranges, through the Worker entry', () => {
     expect(google.message).toContain('Run `npx robots-edge ranges` to load them.')
 
     const { out, io: cli } = io()
-    const code = await ranges({ url: ORIGIN, fetch: network(), snapshotData: TEST_SNAPSHOT, now: () => Date.now() }, cli)
+    const code = await ranges({ url: ORIGIN, fetch: network(), snapshotData: await testSnapshot(), now: () => Date.now() }, cli)
     expect(code).toBe(0)
     expect(out[0]).toBe(`Loaded ${ipRangeLists.length} of ${ipRangeLists.length} IP-range lists into ${ORIGIN}:`)
     expect(out.find((l) => l.includes('common-crawlers.json'))).toMatch(/✓ +Google +common-crawlers\.json +13 entries +live, fetched \d{4}-\d\d-\d\d \d\d:\d\d UTC from https:\/\/developers\.google\.com/)
@@ -81,10 +87,10 @@ describe('robots-edge ranges, through the Worker entry', () => {
   it('a list that cannot be fetched comes from the snapshot, labelled with its date in the CLI and the API; one in neither is said to be missing', async () => {
     const bing = 'https://www.bing.com/toolbox/bingbot.json'
     const { out, io: cli } = io()
-    const code = await ranges({ url: ORIGIN, fetch: network([GOOGLEBOT, bing]), snapshotData: TEST_SNAPSHOT }, cli)
+    const code = await ranges({ url: ORIGIN, fetch: network([GOOGLEBOT, bing]), snapshotData: await testSnapshot() }, cli)
     expect(code).toBe(0)
-    expect(out.find((l) => l.includes('common-crawlers.json'))).toMatch(/2 entries +snapshot of 2026-08-22 \(live fetch failed: fetch failed\)/)
-    expect(out.find((l) => l.includes('bingbot.json'))).toMatch(/not loaded +live fetch failed \(fetch failed\); the snapshot of 2026-08-22 has no copy \(not in this test snapshot\)$/)
+    expect(out.find((l) => l.includes('common-crawlers.json'))).toMatch(/13 entries +snapshot of 2026-08-22 \(live fetch failed: fetch failed\)/)
+    expect(out.find((l) => l.includes('bingbot.json'))).toMatch(/not loaded +live fetch failed \(fetch failed\); the snapshot of 2026-08-22 has no copy \(HTTP 404\)$/)
     expect(out).toContain('To load the live lists, run `npx robots-edge ranges --remote http://localhost` where the operators\' sites are reachable.')
 
     const { operators } = await coverage()
@@ -94,7 +100,7 @@ describe('robots-edge ranges, through the Worker entry', () => {
     expect(operators.find((o) => o.operator === 'Microsoft')).toMatchObject({ status: 'missing', fix: 'npx robots-edge ranges' })
     // Stored as the cron stores a list: the Worker verifies against it.
     const stored = await env.ROBOTS_KV.getWithMetadata(ipRangesKey(GOOGLEBOT), 'json')
-    expect(stored.metadata).toEqual({ fetchedAt: Date.UTC(2026, 7, 22), count: 2, skipped: 0, source: 'snapshot' })
+    expect(stored.metadata).toEqual({ fetchedAt: Date.UTC(2026, 7, 22), count: 13, skipped: 0, source: 'snapshot' })
   })
 
   it('--snapshot tries no operator URL, and --json says where each list came from', async () => {
@@ -104,13 +110,13 @@ describe('robots-edge ranges, through the Worker entry', () => {
       return network()(input, init)
     }
     const { out, io: cli } = io()
-    expect(await ranges({ url: ORIGIN, fetch: watch, snapshot: true, json: true, snapshotData: TEST_SNAPSHOT }, cli)).toBe(0)
+    expect(await ranges({ url: ORIGIN, fetch: watch, snapshot: true, json: true, snapshotData: await testSnapshot() }, cli)).toBe(0)
     expect(tried).toEqual([`${ORIGIN}/_robots/api/ip-ranges`])
     const doc = JSON.parse(out.join('\n')) as { ok: boolean; snapshot: { date: string }; lists: { url: string; loaded: boolean; source: string | null; error: string | null }[] }
     expect(doc.ok).toBe(true)
     expect(doc.snapshot.date).toBe('2026-08-22')
     expect(doc.lists.filter((l) => l.loaded).map((l) => [l.url, l.source])).toEqual([[GOOGLEBOT, 'snapshot']])
-    expect(doc.lists.find((l) => l.url === 'https://openai.com/gptbot.json')?.error).toBe('the snapshot of 2026-08-22 has no copy (not included)')
+    expect(doc.lists.find((l) => l.url === 'https://openai.com/gptbot.json')?.error).toBe('the snapshot of 2026-08-22 has no copy (HTTP 404)')
   })
 
   it('nothing to load: exit 1, and the Worker is not called', async () => {
@@ -119,11 +125,25 @@ describe('robots-edge ranges, through the Worker entry', () => {
       tried.push(String(input))
       throw new TypeError('fetch failed')
     }
-    const empty: IpRangesSnapshot = { ...TEST_SNAPSHOT, lists: [] }
+    const empty: IpRangesSnapshot = { ...(await testSnapshot()), lists: [] }
     const { out, io: cli } = io()
     expect(await ranges({ url: ORIGIN, fetch: offline, snapshotData: empty }, cli)).toBe(1)
     expect(out[0]).toBe('No IP-range list was loaded into nothing.')
     expect(tried.some((u) => u.startsWith(ORIGIN))).toBe(false)
+  })
+
+  it('no snapshot shipped and the operators unreachable: exit 1, one line says so, the warning stays', async () => {
+    const offline: typeof fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input)
+      if (url.startsWith(`${ORIGIN}/`)) return SELF.fetch(url, init)
+      throw new TypeError('fetch failed')
+    }
+    const { out, io: cli } = io()
+    expect(await ranges({ url: ORIGIN, fetch: offline, snapshotData: null }, cli)).toBe(1)
+    expect(out.filter((l) => l.includes('ships no IP-range snapshot'))).toEqual([
+      'Note: this copy of robots-edge ships no IP-range snapshot: run `npm run ranges:snapshot` on a machine with internet, or `robots-edge ranges` where the operators\' URLs are reachable.',
+    ])
+    expect((await coverage()).operators.find((o) => o.operator === 'Google')).toMatchObject({ status: 'missing', fix: 'npx robots-edge ranges' })
   })
 })
 
