@@ -212,7 +212,11 @@ export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {},
     notice(c.env)
     return edge(c, next)
   }
-  const scheduled: ScheduledFn = (_controller, env, ctx) => ctx.waitUntil(wiring.scheduled(env as RobotsEdgeEnv))
+  // wiring.scheduled catches and logs its own failures; the catch here only
+  // keeps a bug in it from turning the cron run into an unlogged "exception".
+  const scheduled: ScheduledFn = (_controller, env, ctx) => ctx.waitUntil(wiring.scheduled(env as RobotsEdgeEnv).catch((error: unknown) => {
+    console.error(`robots-edge: the cron run failed and runs again at its next time: ${error instanceof Error ? error.message : String(error)}`)
+  }))
   return { policies, middleware, scheduled }
 }
 

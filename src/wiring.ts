@@ -5,7 +5,7 @@ import { claimBySignature, verifySignedRequest } from './bots/web-bot-auth.ts'
 import type { Policy } from './config/index.ts'
 import { d1Of, kvOf, type RobotsEdgeEnv } from './env.ts'
 import type { JudgedRequest, SignatureEvidence, Verification } from './events.ts'
-import { verificationCoverage, type VerificationCoverage } from './guard/coverage.ts'
+import { loadCommandFor, STALE_AFTER_MS, verificationCoverage, type VerificationCoverage } from './guard/coverage.ts'
 import { createHostGate } from './storage/hosts.ts'
 import { createIpRangeLoader } from './storage/ip-range-loader.ts'
 import { refreshIpRanges } from './storage/ip-ranges.ts'
@@ -101,33 +101,58 @@ export function createWiring(): Wiring {
 
     async coverage(c) {
       const kv = kvOf(envOf(c))
-      // Reading first picks up a refresh that landed since the last request.
-      if (kv) await loadIpRanges(kv)
-      return verificationCoverage(loadIpRanges.snapshot(), Date.now())
+      // Reading the version key first picks up lists stored since the last
+      // request (`robots-edge ranges` just now, say): one small KV read, and
+      // this route is asked for by a person, not by every request.
+      if (kv) {
+        loadIpRanges.recheck()
+        await loadIpRanges(kv)
+      }
+      return verificationCoverage(loadIpRanges.snapshot(), Date.now(), STALE_AFTER_MS, loadCommandFor(c.req.url))
     },
 
     async scheduled(env, now = Date.now()) {
-      // A Worker without one of the bindings has that feature off (said once, on the first request).
-      const kv = kvOf(env)
-      const database = d1Of(env)
-      const missing = (binding: string) => Promise.reject(new Error(`no ${binding} binding`))
-      // Roll the hourly counters up first: pruning keeps hourly rows until they are.
-      const ledger = async (d: D1Database) => ({ rollUp: await rollUpLedger(d, { now }), ...(await pruneLedger(d, { now })) })
-      const [refresh, prune, losses] = await Promise.allSettled([
-        kv ? refreshIpRanges(kv) : missing('ROBOTS_KV'),
-        database ? ledger(database) : missing('DB'),
-        // Losses stashed in KV by isolates that stopped before D1 was back.
-        kv && database ? collectStashedLosses(kv, database, now) : missing(kv ? 'DB' : 'ROBOTS_KV'),
-        // This isolate's own backlog, should D1 have come back while no request came.
-        recorder?.flush(),
-      ])
-      const failed = refresh.status === 'fulfilled' ? refresh.value.filter((r) => !r.ok) : []
-      console.log(JSON.stringify({
-        robotsEdge: 'cron',
-        ipRanges: refresh.status === 'fulfilled' ? { lists: refresh.value.length, failed: failed.map((f) => ({ url: f.url, error: f.error })) } : String(refresh.reason),
-        prune: prune.status === 'fulfilled' ? prune.value : String(prune.reason),
-        losses: losses.status === 'fulfilled' ? losses.value : String(losses.reason),
-      }))
+      // Never throws: a cron run that throws is only "exception" in the
+      // dashboard, with the other tasks' results lost. Each task's failure is
+      // caught and named in the run's one log line; a list that could not be
+      // fetched keeps its stored copy and is fetched again on the next run.
+      try {
+        // A Worker without one of the bindings has that feature off (said once, on the first request).
+        const kv = kvOf(env)
+        const database = d1Of(env)
+        const missing = (binding: string) => Promise.reject(new Error(`no ${binding} binding`))
+        // Roll the hourly counters up first: pruning keeps hourly rows until they are.
+        const ledger = async (d: D1Database) => ({ rollUp: await rollUpLedger(d, { now }), ...(await pruneLedger(d, { now })) })
+        const [refresh, prune, losses] = await Promise.allSettled([
+          settle(() => (kv ? refreshIpRanges(kv) : missing('ROBOTS_KV'))),
+          settle(() => (database ? ledger(database) : missing('DB'))),
+          // Losses stashed in KV by isolates that stopped before D1 was back.
+          settle(() => (kv && database ? collectStashedLosses(kv, database, now) : missing(kv ? 'DB' : 'ROBOTS_KV'))),
+          // This isolate's own backlog, should D1 have come back while no request came.
+          settle(() => recorder?.flush()),
+        ])
+        const failed = refresh.status === 'fulfilled' ? refresh.value.filter((r) => !r.ok) : []
+        const anyFailed = failed.length > 0 || [refresh, prune, losses].some((r) => r.status === 'rejected')
+        console.log(JSON.stringify({
+          robotsEdge: 'cron',
+          ipRanges: refresh.status === 'fulfilled' ? { lists: refresh.value.length, failed: failed.map((f) => ({ url: f.url, error: f.error })) } : reasonOf(refresh.reason),
+          prune: prune.status === 'fulfilled' ? prune.value : reasonOf(prune.reason),
+          losses: losses.status === 'fulfilled' ? losses.value : reasonOf(losses.reason),
+          ...(anyFailed ? { retry: 'next run' } : {}),
+        }))
+      } catch (error) {
+        console.log(JSON.stringify({ robotsEdge: 'cron', error: reasonOf(error), retry: 'next run' }))
+      }
     },
   }
+}
+
+/** Runs `task`, turning a synchronous throw into a rejection, so Promise.allSettled sees every failure. */
+async function settle<T>(task: () => T | Promise<T>): Promise<T> {
+  return task()
+}
+
+// As the cron's log line has always written a failure: "Error: no DB binding".
+function reasonOf(reason: unknown): string {
+  return String(reason)
 }

@@ -120,6 +120,11 @@ export function printReport(doc: ReportDocument, source: string, io: Io): void {
   }
   claimTable('Spoofed claims (not counted against the agent they imitate)', doc.spoofed, style, io)
   claimTable('Claims that could not be checked (not counted against the agent they name)', doc.unchecked ?? [], style, io)
+  if ((doc.unchecked ?? []).length > 0) {
+    // The report read a Worker at `source` (its origin) or the local ledger: the fix loads the lists into that Worker's KV.
+    const fix = `npx robots-edge ranges${/^https?:\/\//.test(source) ? ` --remote ${source}` : ''}`
+    io.out(style.yellow(`Their operators' IP ranges were not loaded: run \`${fix}\` to load them, and later claims are checked.`))
+  }
   if (doc.topRules.length > 0) {
     io.out('')
     io.out(style.bold('Most violated rules'))

@@ -226,15 +226,18 @@ describe('the dashboard in Chromium', () => {
     await page.context().close()
   })
 
-  it('says plainly which operators\' IP ranges are not loaded (only three lists were seeded: the cron never ran)', async () => {
-    const coverage = await api<{ operators: { operator: string; message: string | null }[] }>('/verification')
+  it('says plainly which operators\' IP ranges are not loaded, and the command that loads them (only three lists were seeded: the cron never ran)', async () => {
+    const coverage = await api<{ operators: { operator: string; message: string | null; fix: string | null }[] }>('/verification')
     const google = coverage.operators.find((o) => o.operator === 'Google')
     expect(google?.message).toMatch(/^Some of Google's IP ranges are not loaded \(/)
     const notes = coverage.operators.filter((o) => o.message !== null)
     expect(notes.length).toBeGreaterThan(0)
     const { page, problems } = await openPage({ extraHTTPHeaders: { Authorization: `Bearer ${TOKEN}` } })
     await page.goto(`${worker.origin}/_robots/`)
-    await expect.poll(() => page.locator('#verification').textContent()).toContain(notes[0]!.message!)
+    // The command is set as code, without the API's backquotes.
+    await expect.poll(() => page.locator('#verification').textContent()).toContain(notes[0]!.message!.replaceAll('`', ''))
+    expect(await page.locator('#verification p:first-child code').textContent()).toBe(notes[0]!.fix)
+    expect(notes[0]!.fix).toMatch(/^npx robots-edge ranges/)
     expect(problems).toEqual([])
     await page.context().close()
   })

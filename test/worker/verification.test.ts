@@ -55,11 +55,12 @@ async function eventsOf(expected: number): Promise<{ verification: string; path:
 }
 
 describe('before the cron ever ran', () => {
-  it('the coverage route says plainly that Google\'s ranges are not loaded', async () => {
-    const coverage = await (await api('verification')).json<{ operators: { operator: string; status: string; message: string | null }[] }>()
+  it('the coverage route says plainly that Google\'s ranges are not loaded, and the command that loads them', async () => {
+    const coverage = await (await api('verification')).json<{ fix: string; operators: { operator: string; status: string; message: string | null; fix: string | null }[] }>()
     expect(coverage.operators.find((o) => o.operator === 'Google')).toMatchObject({
       status: 'missing',
-      message: 'Google\'s IP ranges are not loaded: claims to be Google\'s crawlers cannot be checked',
+      message: `Google's IP ranges are not loaded: claims to be Google's crawlers cannot be checked. Run \`${coverage.fix}\` to load them.`,
+      fix: coverage.fix,
     })
   })
 })

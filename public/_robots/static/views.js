@@ -147,7 +147,7 @@ export function totals(report) {
     card('agents ignoring robots.txt', formatCount(t.ignoring), t.ignoring > 0 ? 'bad' : 'good'),
     card('isolated violations', formatCount(t.isolated ?? 0), (t.isolated ?? 0) > 0 ? 'warn' : undefined, 'Agents with fewer than 3 counted violations, or under 1 % of their requests'),
     card('spoofed requests', formatCount(t.spoofedRequests), t.spoofedRequests > 0 ? 'warn' : undefined, 'Claimed a crawler\'s name and failed verification'),
-    card('claims not checked', formatCount(t.uncheckedRequests ?? 0), (t.uncheckedRequests ?? 0) > 0 ? 'warn' : undefined, 'The operator\'s IP ranges were not loaded: not counted for or against it'),
+    card('claims not checked', formatCount(t.uncheckedRequests ?? 0), (t.uncheckedRequests ?? 0) > 0 ? 'warn' : undefined, 'The operator\'s IP ranges were not loaded (npx robots-edge ranges loads them): not counted for or against it'),
     card('not counted (grace)', formatCount(t.grace + (t.newHost ?? 0)), undefined, 'Within 24 h of a rule change and allowed by the previous robots.txt, or in the first 24 h robots-edge served the host'),
     card('tool requests', formatCount(t.tools?.requests ?? 0), undefined, 'Generic tools, listed apart from the crawlers'),
   ]
