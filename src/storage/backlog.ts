@@ -88,6 +88,11 @@ export class Backlog {
     this.settle(batch)
   }
 
+  /** The events waiting (not those being written), oldest first. */
+  waiting(): readonly JudgedRequest[] {
+    return this.events
+  }
+
   /** Times of the oldest and newest event waiting, if any. */
   span(): { from: number; to: number } | undefined {
     const first = this.events[0]
@@ -110,6 +115,8 @@ export class Episode {
   stashedAt = 0
   /** Whether a write failed in this episode (and the failure was logged). */
   failing = false
+  /** Whether events were dropped in this episode (and that was logged). */
+  dropping = false
 
   constructor(readonly id: string, readonly since: number) {}
 
@@ -126,11 +133,11 @@ export class Episode {
     return { id: this.id, from: this.from, to: this.to, events: this.events }
   }
 
-  /** The stash: dropped events plus those still held, over both spans. */
-  stash(backlog: Backlog, now: number): LossStash {
+  /** The stash: dropped events plus those still held (`held`: unless a journal counts them), over both spans. */
+  stash(backlog: Backlog, now: number, held = backlog.held): LossStash {
     const span = backlog.span()
     const from = Math.min(this.from, span?.from ?? Number.POSITIVE_INFINITY, this.since)
     const to = Math.max(this.to, span?.to ?? Number.NEGATIVE_INFINITY, from)
-    return { id: this.id, from, to, events: this.events, held: backlog.held, updated: now }
+    return { id: this.id, from, to, events: this.events, held, updated: now }
   }
 }

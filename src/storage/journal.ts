@@ -1,0 +1,217 @@
+/**
+ * What a recorder holds during a D1 outage, made durable before it is held,
+ * so that an isolate evicted or crashed mid-outage loses nothing unseen.
+ *
+ * While D1 refuses writes, every event the recorder accepts (held in its
+ * backlog, or dropped because the backlog is full) joins the open entry of
+ * this journal; `sync` closes it and writes it to KV as one key (`count`
+ * events between `from` and `to`), and resolves once KV has acknowledged it.
+ * A promise given to waitUntil dies with its isolate: only what KV
+ * acknowledged is durable, so the Worker awaits `sync` before it answers a
+ * request during an outage (and only then: a healthy D1 costs no KV write).
+ *
+ * Retiring: each later D1 write adds, in the same transaction as the events,
+ * how many of each entry's events it stored (`ledger_held`, migrations/0011).
+ * So what an entry counted and D1 never stored is exactly `count - stored`,
+ * worked out in SQL by the same statement whoever runs it: the isolate, once
+ * all of an entry's events are written or dropped, or the cron, for an entry
+ * whose isolate is gone. No event is counted twice, and none is lost
+ * unseen but those accepted after the last acknowledged `sync`: at most the
+ * requests being answered at the moment the isolate dies (see README).
+ *
+ * Keys are written once each (a new sequence number per entry), so KV's
+ * limit of one write per second per key never applies. Across locations KV
+ * is eventually consistent: the cron reads entries only once they are
+ * STALE_STASH_MS old, by which time every location has them.
+ */
+import type { JudgedRequest } from '../events.ts'
+import { LOSS_STASH_PREFIX, STALE_STASH_MS } from './losses.ts'
+
+/** Prefix of the KV keys holding journal entries: `<prefix><isolate>~<sequence>`. */
+export const HELD_PREFIX = 'ledger-held:v1:'
+
+/** What a journal entry's key holds, as its KV metadata (listed without a read per key). */
+export interface HeldEntry {
+  readonly count: number
+  readonly from: number
+  readonly to: number
+  /** When it was written, ms since the epoch. */
+  readonly at: number
+}
+
+/** Where journal entries go: Workers KV in the Worker. */
+export interface HeldStore {
+  put(id: string, entry: HeldEntry): Promise<void>
+  remove(id: string): Promise<void>
+}
+
+export function kvHeldStore(kv: KVNamespace): HeldStore {
+  return {
+    put: (id, entry) => kv.put(`${HELD_PREFIX}${id}`, '', { metadata: entry }),
+    remove: (id) => kv.delete(`${HELD_PREFIX}${id}`),
+  }
+}
+
+/** Kept as long as the cron may still meet an entry's key: a week without a cron run would over-count. */
+const HELD_ROWS_MS = 7 * 86_400_000
+
+const RETIRE = `INSERT INTO ledger_held (id, stored, updated_at) VALUES (?, ?, ?)
+  ON CONFLICT (id) DO UPDATE SET stored = stored + excluded.stored, updated_at = excluded.updated_at`
+
+/** The loss of one entry: its count less what D1 stored of it. The isolate's own run corrects an earlier one of the cron's. */
+const settleSql = (onConflict: string) => `INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at)
+  SELECT ?1, ?2, ?3, max(0, ?4 - coalesce((SELECT stored FROM ledger_held WHERE id = ?1), 0)), ?5 WHERE true
+  ON CONFLICT (id) DO ${onConflict}`
+const SETTLE_OWN = settleSql('UPDATE SET events = excluded.events, recorded_at = excluded.recorded_at')
+const SETTLE_GONE = settleSql('NOTHING')
+
+class Entry {
+  count = 0
+  from = Number.POSITIVE_INFINITY
+  to = Number.NEGATIVE_INFINITY
+  /** Held events not yet written or dropped. */
+  open = 0
+  state: 'open' | 'putting' | 'acked' | 'failed' = 'open'
+  constructor(readonly id: string) {}
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export class Journal {
+  private current: Entry | null = null
+  private seq = 0
+  /** Each held event's entry; an event and its copy under another host share one tag, so it settles once. */
+  private readonly tagOf = new WeakMap<JudgedRequest, { entry: Entry; settled: boolean }>()
+  /** Entries not yet acknowledged by KV, oldest first. */
+  private pending: Entry[] = []
+  /** Acknowledged entries whose events are all written or dropped: to settle in D1, then remove. */
+  private done = new Set<Entry>()
+
+  constructor(private readonly store: HeldStore, private readonly isolate: () => string, private readonly now: () => number) {}
+
+  /** Whether some counted events await their `sync`. */
+  get unsynced(): boolean {
+    return this.pending.length > 0
+  }
+
+  /** Counts an event accepted during an outage: `held` in the backlog, or dropped at once. */
+  note(event: JudgedRequest, held: boolean): void {
+    if (this.tagOf.has(event)) return
+    const e = (this.current ??= new Entry(`${this.isolate()}~${++this.seq}`))
+    if (e.count === 0) this.pending.push(e)
+    e.count++
+    e.from = Math.min(e.from, event.time)
+    e.to = Math.max(e.to, event.time)
+    if (held) {
+      e.open++
+      this.tagOf.set(event, { entry: e, settled: false })
+    }
+  }
+
+  /**
+   * Writes every entry KV has not acknowledged (the open one closed first),
+   * and waits for those another request is writing, for at most `maxMs`.
+   * Each put runs in the caller's own context; others' are watched by
+   * polling, never awaited (workerd binds I/O to the request that made it).
+   */
+  async sync(maxMs = 2000): Promise<void> {
+    this.current = null
+    const mine = this.pending.filter((e) => e.state === 'open' || e.state === 'failed')
+    const theirs = this.pending.filter((e) => e.state === 'putting')
+    await Promise.all(mine.map(async (e) => {
+      e.state = 'putting'
+      try {
+        await this.store.put(e.id, { count: e.count, from: e.from, to: e.to, at: this.now() })
+        e.state = 'acked'
+        if (e.open === 0) this.done.add(e)
+      } catch {
+        e.state = 'failed' // the next sync tries again
+      }
+    }))
+    this.pending = this.pending.filter((e) => e.state !== 'acked')
+    for (let waited = 0; waited < maxMs && theirs.some((e) => e.state === 'putting'); waited += 5) await sleep(5)
+  }
+
+  /** D1 statements that retire the journaled events among `events`: to go in the same batch as they do. */
+  retirements(db: D1Database, events: readonly JudgedRequest[]): D1PreparedStatement[] {
+    const stored = new Map<string, number>()
+    for (const event of events) {
+      const tag = this.tagOf.get(event)
+      if (tag && !tag.settled) stored.set(tag.entry.id, (stored.get(tag.entry.id) ?? 0) + 1)
+    }
+    return [...stored].map(([id, n]) => db.prepare(RETIRE).bind(id, n, Math.trunc(this.now())))
+  }
+
+  /** An event that stands for `original` in a write (the same request under another host): it retires the same entry. */
+  alias(original: JudgedRequest, copy: JudgedRequest): void {
+    const tag = this.tagOf.get(original)
+    if (tag) this.tagOf.set(copy, tag)
+  }
+
+  /** Events written or dropped; returns those the journal does not count (the caller counts their drop). */
+  settle(events: readonly JudgedRequest[]): JudgedRequest[] {
+    const rest: JudgedRequest[] = []
+    for (const event of events) {
+      const tag = this.tagOf.get(event)
+      if (tag === undefined) rest.push(event)
+      else if (!tag.settled) {
+        tag.settled = true
+        if (--tag.entry.open === 0 && tag.entry.state === 'acked') this.done.add(tag.entry)
+      }
+    }
+    return rest
+  }
+
+  /** After a write D1 took: each finished entry's loss to D1 (0 when all were stored), then its key removed. */
+  async retire(db: D1Database): Promise<void> {
+    if (this.done.size === 0) return
+    const entries = [...this.done]
+    await db.batch(entries.map((e) => db.prepare(SETTLE_OWN).bind(e.id, Math.trunc(e.from), Math.trunc(e.to), e.count, Math.trunc(this.now()))))
+    for (const e of entries) this.done.delete(e)
+    // A key left behind settles to the same row when the cron finds it.
+    await Promise.all(entries.map((e) => this.store.remove(e.id).catch(() => {})))
+  }
+}
+
+/**
+ * The cron's part: journal entries older than STALE_STASH_MS whose isolate
+ * shows no sign of life (no loss stash it rewrote since) are settled into
+ * `ledger_losses` (count less what D1 stored of them) and removed. An
+ * isolate alive in a long outage rewrites its stash every few seconds.
+ */
+export async function collectHeldLosses(kv: KVNamespace, db: D1Database, now: number): Promise<{ moved: number; events: number }> {
+  let moved = 0
+  let events = 0
+  const alive = new Map<string, boolean>()
+  let cursor: string | undefined
+  do {
+    const page = await kv.list<HeldEntry>({ prefix: HELD_PREFIX, ...(cursor === undefined ? {} : { cursor }) })
+    for (const key of page.keys) {
+      const id = key.name.slice(HELD_PREFIX.length)
+      const entry = key.metadata
+      if (entry && now - entry.at < STALE_STASH_MS) continue
+      const isolate = id.split('~')[0]!
+      if (!alive.has(isolate)) alive.set(isolate, await isolateAlive(kv, isolate, now))
+      if (alive.get(isolate)) continue
+      if (entry) {
+        await db.prepare(SETTLE_GONE).bind(id, Math.trunc(entry.from), Math.trunc(entry.to), entry.count, Math.trunc(now)).run()
+        const row = await db.prepare('SELECT events FROM ledger_losses WHERE id = ?').bind(id).first<{ events: number }>()
+        events += row?.events ?? 0
+      }
+      await kv.delete(key.name)
+      moved++
+    }
+    cursor = page.list_complete ? undefined : page.cursor
+  } while (cursor !== undefined)
+  await db.prepare('DELETE FROM ledger_held WHERE updated_at < ?').bind(Math.trunc(now - HELD_ROWS_MS)).run()
+  return { moved, events }
+}
+
+async function isolateAlive(kv: KVNamespace, isolate: string, now: number): Promise<boolean> {
+  const { keys } = await kv.list({ prefix: `${LOSS_STASH_PREFIX}${isolate}-` })
+  for (const key of keys) {
+    const updated = (JSON.parse((await kv.get(key.name)) ?? '{}') as { updated?: unknown }).updated
+    if (typeof updated === 'number' && now - updated < STALE_STASH_MS) return true
+  }
+  return false
+}
