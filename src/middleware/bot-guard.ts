@@ -201,7 +201,6 @@ const HOLD_MS = 2000
 
 /** `work`, bounded, when `hold` asks the response to wait for it; otherwise nothing to wait for. */
 function held(c: Context, work: Promise<void>, hold: BotGuardOptions['hold']): Promise<void> | undefined {
-  if (hold?.(c) !== true) return undefined
-  let timer: ReturnType<typeof setTimeout> | undefined
-  return Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, HOLD_MS)))]).finally(() => clearTimeout(timer))
+  // The timer, if left, ends with the request.
+  return hold?.(c) ? Promise.race([work, new Promise<void>((resolve) => setTimeout(resolve, HOLD_MS))]) : undefined
 }

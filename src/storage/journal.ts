@@ -25,7 +25,7 @@
  * STALE_STASH_MS old, by which time every location has them.
  */
 import type { JudgedRequest } from '../events.ts'
-import { LOSS_STASH_PREFIX, STALE_STASH_MS } from './losses.ts'
+import { eachKey, LOSS_STASH_PREFIX, STALE_STASH_MS } from './losses.ts'
 
 /** Prefix of the KV keys holding journal entries: `<prefix><isolate>~<sequence>`. */
 export const HELD_PREFIX = 'ledger-held:v1:'
@@ -55,15 +55,12 @@ export function kvHeldStore(kv: KVNamespace): HeldStore {
 /** Kept as long as the cron may still meet an entry's key: a week without a cron run would over-count. */
 const HELD_ROWS_MS = 7 * 86_400_000
 
-const RETIRE = `INSERT INTO ledger_held (id, stored, updated_at) VALUES (?, ?, ?)
-  ON CONFLICT (id) DO UPDATE SET stored = stored + excluded.stored, updated_at = excluded.updated_at`
+const RETIRE = 'INSERT INTO ledger_held VALUES (?,?,?) ON CONFLICT DO UPDATE SET stored=stored+excluded.stored,updated_at=excluded.updated_at'
 
 /** The loss of one entry: its count less what D1 stored of it. The isolate's own run corrects an earlier one of the cron's. */
-const settleSql = (onConflict: string) => `INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at)
-  SELECT ?1, ?2, ?3, max(0, ?4 - coalesce((SELECT stored FROM ledger_held WHERE id = ?1), 0)), ?5 WHERE true
-  ON CONFLICT (id) DO ${onConflict}`
-const SETTLE_OWN = settleSql('UPDATE SET events = excluded.events, recorded_at = excluded.recorded_at')
-const SETTLE_GONE = settleSql('NOTHING')
+const SETTLE = 'INSERT INTO ledger_losses SELECT ?1,?2,?3,max(0,?4-coalesce((SELECT stored FROM ledger_held WHERE id=?1),0)),?5 WHERE 1 ON CONFLICT DO '
+const SETTLE_OWN = `${SETTLE}UPDATE SET events=excluded.events,recorded_at=excluded.recorded_at`
+const SETTLE_GONE = `${SETTLE}NOTHING RETURNING events`
 
 class Entry {
   count = 0
@@ -71,9 +68,13 @@ class Entry {
   to = Number.NEGATIVE_INFINITY
   /** Held events not yet written or dropped. */
   open = 0
-  state: 'open' | 'putting' | 'acked' | 'failed' = 'open'
+  /** `open` until KV acknowledges it (again after a put that failed). */
+  state: 'open' | 'putting' | 'acked' = 'open'
   constructor(readonly id: string) {}
 }
+
+/** How long a request waits for entries another request is writing. */
+const SYNC_WAIT_MS = 2000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -110,13 +111,13 @@ export class Journal {
 
   /**
    * Writes every entry KV has not acknowledged (the open one closed first),
-   * and waits for those another request is writing, for at most `maxMs`.
+   * and waits for those another request is writing, for at most SYNC_WAIT_MS.
    * Each put runs in the caller's own context; others' are watched by
    * polling, never awaited (workerd binds I/O to the request that made it).
    */
-  async sync(maxMs = 2000): Promise<void> {
+  async sync(): Promise<void> {
     this.current = null
-    const mine = this.pending.filter((e) => e.state === 'open' || e.state === 'failed')
+    const mine = this.pending.filter((e) => e.state === 'open')
     const theirs = this.pending.filter((e) => e.state === 'putting')
     await Promise.all(mine.map(async (e) => {
       e.state = 'putting'
@@ -125,11 +126,11 @@ export class Journal {
         e.state = 'acked'
         if (e.open === 0) this.done.add(e)
       } catch {
-        e.state = 'failed' // the next sync tries again
+        e.state = 'open' // the next sync tries again
       }
     }))
     this.pending = this.pending.filter((e) => e.state !== 'acked')
-    for (let waited = 0; waited < maxMs && theirs.some((e) => e.state === 'putting'); waited += 5) await sleep(5)
+    for (let waited = 0; waited < SYNC_WAIT_MS && theirs.some((e) => e.state === 'putting'); waited += 5) await sleep(5)
   }
 
   /** D1 statements that retire the journaled events among `events`: to go in the same batch as they do. */
@@ -174,8 +175,9 @@ export class Journal {
 }
 
 /**
- * The cron's part: journal entries older than STALE_STASH_MS whose isolate
- * shows no sign of life (no loss stash it rewrote since) are settled into
+ * The cron's part, after collectStashedLosses: journal entries older than
+ * STALE_STASH_MS whose isolate shows no sign of life (no loss stash it
+ * rewrote since) are settled into
  * `ledger_losses` (count less what D1 stored of them) and removed. An
  * isolate alive in a long outage rewrites its stash every few seconds.
  */
@@ -183,35 +185,25 @@ export async function collectHeldLosses(kv: KVNamespace, db: D1Database, now: nu
   let moved = 0
   let events = 0
   const alive = new Map<string, boolean>()
-  let cursor: string | undefined
-  do {
-    const page = await kv.list<HeldEntry>({ prefix: HELD_PREFIX, ...(cursor === undefined ? {} : { cursor }) })
-    for (const key of page.keys) {
+  await eachKey<HeldEntry>(kv, HELD_PREFIX, async (key) => {
       const id = key.name.slice(HELD_PREFIX.length)
       const entry = key.metadata
-      if (entry && now - entry.at < STALE_STASH_MS) continue
+      if (entry && now - entry.at < STALE_STASH_MS) return
       const isolate = id.split('~')[0]!
-      if (!alive.has(isolate)) alive.set(isolate, await isolateAlive(kv, isolate, now))
-      if (alive.get(isolate)) continue
+      if (!alive.has(isolate)) alive.set(isolate, await isolateAlive(kv, isolate))
+      if (alive.get(isolate)) return
       if (entry) {
-        await db.prepare(SETTLE_GONE).bind(id, Math.trunc(entry.from), Math.trunc(entry.to), entry.count, Math.trunc(now)).run()
-        const row = await db.prepare('SELECT events FROM ledger_losses WHERE id = ?').bind(id).first<{ events: number }>()
+        const row = await db.prepare(SETTLE_GONE).bind(id, Math.trunc(entry.from), Math.trunc(entry.to), entry.count, Math.trunc(now)).first<{ events: number }>()
         events += row?.events ?? 0
       }
       await kv.delete(key.name)
       moved++
-    }
-    cursor = page.list_complete ? undefined : page.cursor
-  } while (cursor !== undefined)
+  })
   await db.prepare('DELETE FROM ledger_held WHERE updated_at < ?').bind(Math.trunc(now - HELD_ROWS_MS)).run()
   return { moved, events }
 }
 
-async function isolateAlive(kv: KVNamespace, isolate: string, now: number): Promise<boolean> {
-  const { keys } = await kv.list({ prefix: `${LOSS_STASH_PREFIX}${isolate}-` })
-  for (const key of keys) {
-    const updated = (JSON.parse((await kv.get(key.name)) ?? '{}') as { updated?: unknown }).updated
-    if (typeof updated === 'number' && now - updated < STALE_STASH_MS) return true
-  }
-  return false
+/** Runs after collectStashedLosses, which removes the stale stashes: any stash left is a live isolate's. */
+async function isolateAlive(kv: KVNamespace, isolate: string): Promise<boolean> {
+  return (await kv.list({ prefix: `${LOSS_STASH_PREFIX}${isolate}-`, limit: 1 })).keys.length > 0
 }

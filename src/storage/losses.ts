@@ -97,12 +97,9 @@ function parseStash(text: string | null): LossStash | null {
 export async function collectStashedLosses(kv: KVNamespace, db: D1Database, now: number): Promise<{ moved: number; events: number }> {
   let moved = 0
   let events = 0
-  let cursor: string | undefined
-  do {
-    const page = await kv.list({ prefix: LOSS_STASH_PREFIX, ...(cursor === undefined ? {} : { cursor }) })
-    for (const key of page.keys) {
+  await eachKey(kv, LOSS_STASH_PREFIX, async (key) => {
       const stash = parseStash(await kv.get(key.name))
-      if (stash !== null && now - stash.updated < STALE_STASH_MS) continue
+      if (stash !== null && now - stash.updated < STALE_STASH_MS) return
       if (stash !== null && stash.events + stash.held > 0) {
         const written = await db
           .prepare('INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING')
@@ -112,10 +109,18 @@ export async function collectStashedLosses(kv: KVNamespace, db: D1Database, now:
       }
       await kv.delete(key.name)
       moved++
-    }
+  })
+  return { moved, events }
+}
+
+/** Calls `fn` for each key under `prefix`, page by page. */
+export async function eachKey<M>(kv: KVNamespace, prefix: string, fn: (key: KVNamespaceListKey<M>) => Promise<void>): Promise<void> {
+  let cursor: string | undefined
+  do {
+    const page = await kv.list<M>({ prefix, ...(cursor === undefined ? {} : { cursor }) })
+    for (const key of page.keys) await fn(key)
     cursor = page.list_complete ? undefined : page.cursor
   } while (cursor !== undefined)
-  return { moved, events }
 }
 
 /** What the report says about the ledger itself, next to the counts it shows. */
