@@ -186,18 +186,18 @@ export async function collectHeldLosses(kv: KVNamespace, db: D1Database, now: nu
   let events = 0
   const alive = new Map<string, boolean>()
   await eachKey<HeldEntry>(kv, HELD_PREFIX, async (key) => {
-      const id = key.name.slice(HELD_PREFIX.length)
-      const entry = key.metadata
-      if (entry && now - entry.at < STALE_STASH_MS) return
-      const isolate = id.split('~')[0]!
-      if (!alive.has(isolate)) alive.set(isolate, await isolateAlive(kv, isolate))
-      if (alive.get(isolate)) return
-      if (entry) {
-        const row = await db.prepare(SETTLE_GONE).bind(id, Math.trunc(entry.from), Math.trunc(entry.to), entry.count, Math.trunc(now)).first<{ events: number }>()
-        events += row?.events ?? 0
-      }
-      await kv.delete(key.name)
-      moved++
+    const id = key.name.slice(HELD_PREFIX.length)
+    const entry = key.metadata
+    if (entry && now - entry.at < STALE_STASH_MS) return
+    const isolate = id.split('~')[0]!
+    if (!alive.has(isolate)) alive.set(isolate, await isolateAlive(kv, isolate))
+    if (alive.get(isolate)) return
+    if (entry) {
+      const row = await db.prepare(SETTLE_GONE).bind(id, Math.trunc(entry.from), Math.trunc(entry.to), entry.count, Math.trunc(now)).first<{ events: number }>()
+      events += row?.events ?? 0
+    }
+    await kv.delete(key.name)
+    moved++
   })
   await db.prepare('DELETE FROM ledger_held WHERE updated_at < ?').bind(Math.trunc(now - HELD_ROWS_MS)).run()
   return { moved, events }

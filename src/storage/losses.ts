@@ -98,17 +98,17 @@ export async function collectStashedLosses(kv: KVNamespace, db: D1Database, now:
   let moved = 0
   let events = 0
   await eachKey(kv, LOSS_STASH_PREFIX, async (key) => {
-      const stash = parseStash(await kv.get(key.name))
-      if (stash !== null && now - stash.updated < STALE_STASH_MS) return
-      if (stash !== null && stash.events + stash.held > 0) {
-        const written = await db
-          .prepare('INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING')
-          .bind(stash.id, Math.trunc(stash.from), Math.trunc(stash.to), stash.events + stash.held, Math.trunc(now))
-          .run()
-        if (written.meta.changes > 0) events += stash.events + stash.held
-      }
-      await kv.delete(key.name)
-      moved++
+    const stash = parseStash(await kv.get(key.name))
+    if (stash !== null && now - stash.updated < STALE_STASH_MS) return
+    if (stash !== null && stash.events + stash.held > 0) {
+      const written = await db
+        .prepare('INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING')
+        .bind(stash.id, Math.trunc(stash.from), Math.trunc(stash.to), stash.events + stash.held, Math.trunc(now))
+        .run()
+      if (written.meta.changes > 0) events += stash.events + stash.held
+    }
+    await kv.delete(key.name)
+    moved++
   })
   return { moved, events }
 }
