@@ -68,8 +68,8 @@ class Entry {
   to = Number.NEGATIVE_INFINITY
   /** Held events not yet written or dropped. */
   open = 0
-  /** `open` until KV acknowledges it (again after a put that failed). */
-  state: 'open' | 'putting' | 'acked' = 'open'
+  /** Whether KV acknowledged it. */
+  acked = false
   constructor(readonly id: string) {}
 }
 
@@ -87,6 +87,8 @@ export class Journal {
   private pending: Entry[] = []
   /** Acknowledged entries whose events are all written or dropped: to settle in D1, then remove. */
   private done = new Set<Entry>()
+  /** Whether a put is in flight (in some request's context). */
+  private putting = false
 
   constructor(private readonly store: HeldStore, private readonly isolate: () => string, private readonly now: () => number) {}
 
@@ -110,27 +112,29 @@ export class Journal {
   }
 
   /**
-   * Writes every entry KV has not acknowledged (the open one closed first),
-   * and waits for those another request is writing, for at most SYNC_WAIT_MS.
-   * Each put runs in the caller's own context; others' are watched by
-   * polling, never awaited (workerd binds I/O to the request that made it).
+   * Resolves once every event counted so far is in an entry KV has
+   * acknowledged (or a put failed: the next sync tries again). One put at a
+   * time per isolate, as with the recorder's D1 writes: what gathers during
+   * a put goes in the next, so an outage under load costs a few KV writes a
+   * second rather than one per request. Another request's put is watched by
+   * polling, never awaited (workerd binds I/O to the request that made it),
+   * and given up on after SYNC_WAIT_MS.
    */
   async sync(): Promise<void> {
+    for (let waited = 0; this.putting && waited < SYNC_WAIT_MS; waited += 5) await sleep(5)
+    this.putting = true
     this.current = null
-    const mine = this.pending.filter((e) => e.state === 'open')
-    const theirs = this.pending.filter((e) => e.state === 'putting')
-    await Promise.all(mine.map(async (e) => {
-      e.state = 'putting'
+    await Promise.all(this.pending.map(async (e) => {
       try {
         await this.store.put(e.id, { count: e.count, from: e.from, to: e.to, at: this.now() })
-        e.state = 'acked'
+        e.acked = true
         if (e.open === 0) this.done.add(e)
       } catch {
-        e.state = 'open' // the next sync tries again
+        // Left pending: the next sync tries again.
       }
     }))
-    this.pending = this.pending.filter((e) => e.state !== 'acked')
-    for (let waited = 0; waited < SYNC_WAIT_MS && theirs.some((e) => e.state === 'putting'); waited += 5) await sleep(5)
+    this.putting = false
+    this.pending = this.pending.filter((e) => !e.acked)
   }
 
   /** D1 statements that retire the journaled events among `events`: to go in the same batch as they do. */
@@ -157,7 +161,7 @@ export class Journal {
       if (tag === undefined) rest.push(event)
       else if (!tag.settled) {
         tag.settled = true
-        if (--tag.entry.open === 0 && tag.entry.state === 'acked') this.done.add(tag.entry)
+        if (--tag.entry.open === 0 && tag.entry.acked) this.done.add(tag.entry)
       }
     }
     return rest
