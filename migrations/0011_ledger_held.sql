@@ -9,6 +9,8 @@
 CREATE TABLE ledger_held (
   id TEXT PRIMARY KEY,
   stored INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
+  -- When D1 first stored one of its events, ms since the epoch; the row is
+  -- pruned by the cron a week later, long after its KV key is gone.
+  since INTEGER NOT NULL
 );
-CREATE INDEX ledger_held_by_time ON ledger_held (updated_at);
+CREATE INDEX ledger_held_by_time ON ledger_held (since);

@@ -88,8 +88,8 @@ export function createWiring(): Wiring {
       // The report re-reads each version's text to judge rule changes; the history names the deployment.
       r.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time, deployment: deploymentOf(env) })
       r.record(event)
-      if (!r.outage) return r.flush()
       const flushing = r.flush()
+      if (!r.outage) return flushing
       try {
         c.executionCtx.waitUntil(flushing)
       } catch {

@@ -25,10 +25,10 @@
  * STALE_STASH_MS old, by which time every location has them.
  */
 import type { JudgedRequest } from '../events.ts'
+import { HELD_PREFIX } from './backlog.ts'
 import { eachKey, LOSS_STASH_PREFIX, STALE_STASH_MS } from './losses.ts'
 
-/** Prefix of the KV keys holding journal entries: `<prefix><isolate>~<sequence>`. */
-export const HELD_PREFIX = 'ledger-held:v1:'
+export { HELD_PREFIX }
 
 /** What a journal entry's key holds, as its KV metadata (listed without a read per key). */
 export interface HeldEntry {
@@ -55,11 +55,12 @@ export function kvHeldStore(kv: KVNamespace): HeldStore {
 /** Kept as long as the cron may still meet an entry's key: a week without a cron run would over-count. */
 const HELD_ROWS_MS = 7 * 86_400_000
 
-const RETIRE = 'INSERT INTO ledger_held VALUES (?,?,?) ON CONFLICT DO UPDATE SET stored=stored+excluded.stored,updated_at=excluded.updated_at'
+/** `since` stays the first retirement's: the row is kept HELD_ROWS_MS from then. */
+const RETIRE = 'INSERT INTO ledger_held VALUES (?,?,?) ON CONFLICT DO UPDATE SET stored=stored+excluded.stored'
 
 /** The loss of one entry: its count less what D1 stored of it. The isolate's own run corrects an earlier one of the cron's. */
 const SETTLE = 'INSERT INTO ledger_losses SELECT ?1,?2,?3,max(0,?4-coalesce((SELECT stored FROM ledger_held WHERE id=?1),0)),?5 WHERE 1 ON CONFLICT DO '
-const SETTLE_OWN = `${SETTLE}UPDATE SET events=excluded.events,recorded_at=excluded.recorded_at`
+const SETTLE_OWN = `${SETTLE}UPDATE SET events=excluded.events`
 const SETTLE_GONE = `${SETTLE}NOTHING RETURNING events`
 
 class Entry {
@@ -92,11 +93,6 @@ export class Journal {
 
   constructor(private readonly store: HeldStore, private readonly isolate: () => string, private readonly now: () => number) {}
 
-  /** Whether some counted events await their `sync`. */
-  get unsynced(): boolean {
-    return this.pending.length > 0
-  }
-
   /** Counts an event accepted during an outage: `held` in the backlog, or dropped at once. */
   note(event: JudgedRequest, held: boolean): void {
     if (this.tagOf.has(event)) return
@@ -121,6 +117,8 @@ export class Journal {
    * and given up on after SYNC_WAIT_MS.
    */
   async sync(): Promise<void> {
+    // Entries leave `pending` once acknowledged: none, nothing to write or wait for.
+    if (this.pending.length === 0) return
     for (let waited = 0; this.putting && waited < SYNC_WAIT_MS; waited += 5) await sleep(5)
     this.putting = true
     this.current = null
@@ -203,7 +201,7 @@ export async function collectHeldLosses(kv: KVNamespace, db: D1Database, now: nu
     await kv.delete(key.name)
     moved++
   })
-  await db.prepare('DELETE FROM ledger_held WHERE updated_at < ?').bind(Math.trunc(now - HELD_ROWS_MS)).run()
+  await db.prepare('DELETE FROM ledger_held WHERE since<?').bind(Math.trunc(now - HELD_ROWS_MS)).run()
   return { moved, events }
 }
 

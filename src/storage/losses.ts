@@ -6,10 +6,11 @@
  * first. The report reads it back as "N events could not be stored between
  * T1 and T2".
  */
-import type { Loss, LossEpisode, LossStash } from './backlog.ts'
+import { LOSS_STASH_PREFIX, STALE_STASH_MS, type Loss, type LossEpisode, type LossStash } from './backlog.ts'
 import { readHostCap, type HostCapNote } from './hosts.ts'
 
 export type { Loss, LossEpisode, LossStash }
+export { LOSS_STASH_PREFIX, STALE_STASH_MS }
 
 /** Where the recorder parks a loss while D1 is down. */
 export interface LossStashStore {
@@ -17,15 +18,6 @@ export interface LossStashStore {
   remove(id: string): Promise<void>
 }
 
-/** Prefix of the KV keys holding stashes; one key per isolate and episode. */
-export const LOSS_STASH_PREFIX = 'ledger-losses:v1:'
-
-/**
- * A stash not updated for this long belongs to an isolate that has stopped
- * (a live isolate in an outage rewrites it every few seconds, and removes it
- * once its loss is in D1), so the cron counts what it held as lost.
- */
-export const STALE_STASH_MS = 15 * 60_000
 
 /** Losses whose spans lie closer than this are shown as one (one outage, seen by several isolates). */
 const MERGE_GAP_MS = 5 * 60_000

@@ -4,7 +4,9 @@
  * with the robots.txt versions they refer to. When D1 fails, nothing is lost
  * unseen: failed batches are retried with backoff, held in a bounded backlog
  * across requests, and only dropped (and counted, see losses.ts) when that
- * backlog is full.
+ * backlog is full. Should the isolate die meanwhile (evicted, crashed), what
+ * it held is not lost unseen either: during an outage each event is counted
+ * in KV before it is held (journal.ts, which states the bound).
  */
 import type { JudgedRequest } from '../events.ts'
 import { Backlog, BACKLOG_LIMITS, Episode } from './backlog.ts'
@@ -120,7 +122,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * the number of requests in between.
  *
  * @example
- * const recorder = createRecorder(() => env.DB, { stash: kvLossStash(env.ROBOTS_KV) })
+ * const recorder = createRecorder(() => env.DB, { stash: kvLossStash(env.ROBOTS_KV), held: kvHeldStore(env.ROBOTS_KV) })
  * // in the guard, after judging:
  * recorder.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time })
  * recorder.record(event)
@@ -369,8 +371,9 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     if (versions.size < MAX_VERSIONS) versions.set(key, version)
   }
 
+  // With nothing counted since the last sync (always, while D1 takes writes), no KV write.
   async function held(): Promise<void> {
-    if (journal?.unsynced) await journal.sync()
+    await journal?.sync()
   }
 
   async function settled(): Promise<void> {
