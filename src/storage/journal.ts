@@ -109,7 +109,9 @@ export class Journal {
 
   /**
    * Resolves once every event counted so far is in an entry KV has
-   * acknowledged (or a put failed: the next sync tries again). One put at a
+   * acknowledged (or a put failed, or took longer than SYNC_WAIT_MS: the
+   * next sync tries again, so a KV that never answers holds nothing up for
+   * longer, and the recorder's D1 writes go on). One put at a
    * time per isolate, as with the recorder's D1 writes: what gathers during
    * a put goes in the next, so an outage under load costs a few KV writes a
    * second rather than one per request. Another request's put is watched by
@@ -122,15 +124,11 @@ export class Journal {
     for (let waited = 0; this.putting && waited < SYNC_WAIT_MS; waited += 5) await sleep(5)
     this.putting = true
     this.current = null
-    await Promise.all(this.pending.map(async (e) => {
-      try {
-        await this.store.put(e.id, { count: e.count, from: e.from, to: e.to, at: this.now() })
-        e.acked = true
-        if (e.open === 0) this.done.add(e)
-      } catch {
-        // Left pending: the next sync tries again.
-      }
-    }))
+    const puts = this.pending.map((e) => this.store.put(e.id, { count: e.count, from: e.from, to: e.to, at: this.now() }).then(() => {
+      e.acked = true
+      if (e.open === 0) this.done.add(e)
+    }, () => {}))
+    await Promise.race([Promise.all(puts), sleep(SYNC_WAIT_MS)])
     this.putting = false
     this.pending = this.pending.filter((e) => !e.acked)
   }
