@@ -68,6 +68,24 @@ describe('journal: an outage seen by a live isolate', () => {
   })
 })
 
+describe('journal: KV failing too', () => {
+  it('a put that never answers holds `held` for at most 2 s, and D1 writes go on once it is back', async () => {
+    const { db: switchable, state } = switchableDb()
+    const hung = { put: () => new Promise<void>(() => {}), remove: async () => {} }
+    const recorder = createRecorder(() => switchable, { retryMs: [5, 20], maxDrainMs: 60, held: hung, log: () => {} })
+    state.down = true
+    recorder.record(judged({ time: T0, path: '/a' }))
+    await recorder.flush()
+    recorder.record(judged({ time: T0 + 1, path: '/b' }))
+    const started = Date.now()
+    await recorder.held()
+    expect(Date.now() - started).toBeLessThan(5000)
+    state.down = false
+    await recorder.settled()
+    expect(await count('SELECT sum(requests) AS n FROM counts_hourly')).toBe(2)
+  }, 20_000)
+})
+
 describe('journal: the cron, for an isolate that is gone', () => {
   const store = kvHeldStore(kv)
   const now = Date.now()
