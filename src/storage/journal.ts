@@ -15,14 +15,23 @@
  * So what an entry counted and D1 never stored is exactly `count - stored`,
  * worked out in SQL by the same statement whoever runs it: the isolate, once
  * all of an entry's events are written or dropped, or the cron, for an entry
- * whose isolate is gone. No event is counted twice, and none is lost
- * unseen but those accepted after the last acknowledged `sync`: at most the
- * requests being answered at the moment the isolate dies (see README).
+ * whose isolate is gone. No event is counted twice, and the cron reading
+ * a key the isolate already retired settles it to the same row.
  *
- * Keys are written once each (a new sequence number per entry), so KV's
- * limit of one write per second per key never applies. Across locations KV
- * is eventually consistent: the cron reads entries only once they are
- * STALE_STASH_MS old, by which time every location has them.
+ * The bound: what a dying isolate can still lose unseen is (1) the events
+ * recorded while D1 still looked healthy and not yet written when it began
+ * to fail, until the writer's first failed attempt journals them (one batch
+ * and what gathered during that attempt); (2) the responses leaving at the
+ * moment it dies, and any whose `sync` outlasted SYNC_WAIT_MS (the
+ * response stops waiting then); (3) events whose KV put failed, KV being
+ * down with D1. test/storage/isolate-kill.test.ts kills workerd right
+ * after its last response and finds every request stored or counted.
+ *
+ * Keys are written once each (a new sequence number per entry; again only
+ * after a put that failed or did not answer), so KV's limit of one write
+ * per second per key does not bite. Across locations KV is eventually
+ * consistent: the cron reads entries only once they are STALE_STASH_MS
+ * old, by which time every location has them.
  */
 import type { JudgedRequest } from '../events.ts'
 import { HELD_PREFIX } from './backlog.ts'
