@@ -11,6 +11,7 @@ import { createIpRangeLoader } from './storage/ip-range-loader.ts'
 import { refreshIpRanges } from './storage/ip-ranges.ts'
 import { createKeyDirectories } from './storage/key-directories.ts'
 import { pruneLedger, rollUpLedger, type Deployment } from './storage/ledger.ts'
+import { collectHeldLosses, kvHeldStore } from './storage/journal.ts'
 import { collectStashedLosses, kvLossStash } from './storage/losses.ts'
 import { createRecorder, type Recorder } from './storage/recorder.ts'
 
@@ -21,7 +22,10 @@ import { createRecorder, type Recorder } from './storage/recorder.ts'
  * ranges loaded from KV and kept current (see storage/ip-range-loader.ts).
  */
 export interface Wiring {
+  /** Records `event`; resolves once it is durable, which during a D1 outage means counted in KV (the writing goes on in waitUntil). */
   record(event: JudgedRequest, c: Context, policy: Policy): Promise<void>
+  /** Whether the response should wait for `record`: only while D1 refuses writes. */
+  holding(): boolean
   verify(c: Context, identity: AgentIdentity): Promise<Verification>
   /** Which operators' IP ranges this isolate has loaded, fetched when, stale or not. */
   coverage(c: Context): Promise<VerificationCoverage>
@@ -37,6 +41,12 @@ const envOf = (c: Context): RobotsEdgeEnv => c.env as RobotsEdgeEnv
 function deploymentOf(env: RobotsEdgeEnv): Deployment | undefined {
   const metadata = env.CF_VERSION_METADATA
   return metadata?.id ? { id: metadata.id, ...(metadata.tag ? { tag: metadata.tag } : {}) } : undefined
+}
+
+/** Both kinds of counts isolates left in KV: loss stashes, and journal entries of events they held. */
+async function collectLosses(kv: KVNamespace, db: D1Database, now: number): Promise<{ moved: number; events: number }> {
+  const [stashed, held] = [await collectStashedLosses(kv, db, now), await collectHeldLosses(kv, db, now)]
+  return { moved: stashed.moved + held.moved, events: stashed.events + held.events }
 }
 
 export function createWiring(): Wiring {
@@ -56,7 +66,7 @@ export function createWiring(): Wiring {
     recorder ??= createRecorder(() => db!, {
       // Without a `hosts` list, every host a request names could add rows: the ledger stores a bounded number.
       ...(policy.config.hosts === undefined ? { hosts: createHostGate() } : {}),
-      ...(kv ? { stash: kvLossStash(kv) } : {}),
+      ...(kv ? { stash: kvLossStash(kv), held: kvHeldStore(kv) } : {}),
       // Analytics Engine points are written once D1 has classified the batch, with its classes.
       analytics: () => analytics,
     })
@@ -78,8 +88,17 @@ export function createWiring(): Wiring {
       // The report re-reads each version's text to judge rule changes; the history names the deployment.
       r.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time, deployment: deploymentOf(env) })
       r.record(event)
-      await r.flush()
+      const flushing = r.flush()
+      if (!r.outage) return flushing
+      try {
+        c.executionCtx.waitUntil(flushing)
+      } catch {
+        // No execution context (a unit test calling app.request): the promise still runs.
+      }
+      await r.held()
     },
+
+    holding: () => recorder?.outage === true,
 
     async verify(c, identity) {
       const kv = kvOf(envOf(c))
@@ -127,7 +146,7 @@ export function createWiring(): Wiring {
           settle(() => (kv ? refreshIpRanges(kv) : missing('ROBOTS_KV'))),
           settle(() => (database ? ledger(database) : missing('DB'))),
           // Losses stashed in KV by isolates that stopped before D1 was back.
-          settle(() => (kv && database ? collectStashedLosses(kv, database, now) : missing(kv ? 'DB' : 'ROBOTS_KV'))),
+          settle(() => (kv && database ? collectLosses(kv, database, now) : missing(kv ? 'DB' : 'ROBOTS_KV'))),
           // This isolate's own backlog, should D1 have come back while no request came.
           settle(() => recorder?.flush()),
         ])

@@ -34,6 +34,12 @@ export interface BotGuardOptions {
   record?: (event: JudgedRequest, c: Context, policy: Policy) => Promise<void> | void
   /** Salt for the client-IP hash in recorded events. Default: none (no hash stored). */
   ipSalt?: (c: Context) => string | undefined
+  /**
+   * Whether this response waits (at most HOLD_MS) for `record` to resolve.
+   * The Worker's ledger asks for it only while D1 refuses writes, so that
+   * each event is counted in KV before its response leaves. Default: never.
+   */
+  hold?: (c: Context) => boolean
   /** Paths never judged, each with everything below it: the project's own pages. Default: `['/_robots']`. */
   exclude?: readonly string[]
   /** Shapes a refusal. Default: the config's `guard.status`, `body` and `headers`. */
@@ -109,7 +115,7 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
   }
   const log = options.log ?? ((line: string) => console.log(line))
 
-  const keep = (c: Context, event: JudgedRequest, policy: Policy): void => {
+  const keep = (c: Context, event: JudgedRequest, policy: Policy): Promise<void> | undefined => {
     log(logLine(event))
     if (record === undefined) return
     const salt = ipSalt?.(c)
@@ -123,6 +129,7 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
     } catch {
       // No execution context (a unit test calling app.request): the promise still runs.
     }
+    return held(c, work, options.hold)
   }
 
   /** Judges one request; null when it is not to be judged (mode off) or cannot be. */
@@ -164,7 +171,7 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
     if (assessed === null) return next()
     const { judgment, policy, event } = assessed
     c.set('robotsVerdict', judgment)
-    keep(c, event, policy)
+    await keep(c, event, policy)
     if (judgment.action === 'block') {
       if (onBlock) return onBlock(c, judgment, policy)
       const { status, body, headers } = policy.config.guard
@@ -178,7 +185,7 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
  * The `onFetch` hook for `robotsTxt()`: records each fetch of /robots.txt by
  * an identified agent, the evidence that it read the rules in force.
  */
-export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'verify' | 'ipSalt'>): (c: Context, policy: Policy) => void {
+export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'verify' | 'ipSalt' | 'hold'>): (c: Context, policy: Policy) => Promise<void> | undefined {
   const verify = options.verify ?? cloudflareVerification
   return (c, policy) => {
     const identity = identifyAgent(c.req.header('user-agent'))
@@ -199,5 +206,15 @@ export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'ver
     } catch {
       // No execution context: the promise still runs.
     }
+    return held(c, work, options.hold)
   }
+}
+
+/** A response waits this long at most for its event to be made durable: a slow KV never hangs it. */
+const HOLD_MS = 2000
+
+/** `work`, bounded, when `hold` asks the response to wait for it; otherwise nothing to wait for. */
+function held(c: Context, work: Promise<void>, hold: BotGuardOptions['hold']): Promise<void> | undefined {
+  // The timer, if left, ends with the request.
+  return hold?.(c) ? Promise.race([work, new Promise<void>((resolve) => setTimeout(resolve, HOLD_MS))]) : undefined
 }
