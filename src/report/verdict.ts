@@ -1,8 +1,11 @@
 /**
- * The evidence rule (issue 8 §3), pure: from one agent's counted requests to
- * its verdict and the sentence behind it.
+ * The evidence rule, pure: from one agent's counted requests to its verdict
+ * and the sentence behind it.
  */
-import type { AgentEvidence, AgentVerdict, VerdictThresholds } from './types.ts'
+import type { AgentEvidence, AgentVerdict, GraceWindow, VerdictThresholds } from './types.ts'
+
+/** Verdicts in the order the report ranks them, worst first. */
+export const AGENT_VERDICTS: readonly AgentVerdict[] = ['ignores robots.txt', 'isolated violations', 'pending', 'complies', 'not enough data']
 
 /**
  * Judged requests below which a clean record proves little: an agent that
@@ -26,15 +29,38 @@ export function plural(n: number, noun: string): string {
 
 type Evidence = Pick<AgentEvidence, 'requests' | 'restricted'> & {
   readonly violations: Pick<AgentEvidence['violations'], 'afterFetch' | 'staleCopy' | 'neverFetched' | 'grace'> & { readonly newHost?: number }
+  /** Default: none known (the reason then names no time). */
+  readonly graceWindows?: readonly GraceWindow[]
 }
 
-/** What was not held against the agent, for the reason's tail. */
-function excused(grace: number, newHost: number): string {
-  const parts = [
-    grace > 0 ? `${plural(grace, 'request')} within 24 h of a rule change` : '',
-    newHost > 0 ? `${plural(newHost, 'request')} in the first 24 h robots-edge served the host` : '',
-  ].filter(Boolean)
-  return parts.length > 0 ? `; ${parts.join(' and ')} not counted` : ''
+/** A time as the report's sentences write it, "2026-11-28 02:10 UTC": rounded up to the minute, so nothing before it still counts as grace. */
+export function utcMinute(ms: number): string {
+  return `${new Date(Math.ceil(ms / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`
+}
+
+/** When disallowed requests start to count again: the grace window that ends first, with its host. */
+export function pendingEnd(windows: readonly GraceWindow[]): GraceWindow | undefined {
+  return windows.reduce<GraceWindow | undefined>((first, w) => (first === undefined || w.until < first.until ? w : first), undefined)
+}
+
+/** The disallowed requests a grace period excused: "60 disallowed requests in the host's first 24 h". */
+function excusedRequests(grace: number, newHost: number, windows: readonly GraceWindow[]): string {
+  const hosts = (cls: GraceWindow['cls']) => new Set(windows.filter((w) => w.cls === cls).map((w) => w.host)).size
+  const firstDay = `in ${hosts('newHost') > 1 ? `the first 24 h of ${hosts('newHost')} hosts` : 'the host\'s first 24 h'}`
+  const ruleChange = `within 24 h of a rule change${hosts('grace') > 1 ? ` (on ${hosts('grace')} hosts)` : ''}`
+  if (newHost > 0 && grace > 0) return `${plural(newHost, 'disallowed request')} ${firstDay} and ${grace.toLocaleString('en-US')} ${ruleChange}`
+  return `${plural(newHost + grace, 'disallowed request')} ${newHost > 0 ? firstDay : ruleChange}`
+}
+
+/**
+ * When excused requests would count: "judged from 2026-11-28 02:10 UTC if
+ * they go on". With several hosts, the earliest end, and its host.
+ */
+function judgedFrom(windows: readonly GraceWindow[]): string {
+  const end = pendingEnd(windows)
+  if (end === undefined) return 'judged once the 24 h grace ends, if they go on'
+  const where = new Set(windows.map((w) => w.host)).size > 1 ? ` on ${end.host} (the earliest of its hosts)` : ''
+  return `judged from ${utcMinute(end.until)}${where} if they go on`
 }
 
 /**
@@ -45,23 +71,29 @@ function excused(grace: number, newHost: number): string {
  *    of its requests: isolated violations (one stray request in 197 is not a
  *    pattern);
  * 3. otherwise: ignores robots.txt, after fetching it or without ever doing so;
- * 4. no counted violation in fewer than MIN_JUDGED_REQUESTS requests: not enough data;
- * 5. robots.txt disallowed nothing for it: nothing to ignore, so not enough data;
- * 6. otherwise it complies.
+ * 4. no counted violation, but disallowed requests in a grace period: pending.
+ *    The grace periods keep a crawler on a cached copy from being accused
+ *    (RFC 9309 §2.4); they never clear it, whatever the volume;
+ * 5. no counted violation in fewer than MIN_JUDGED_REQUESTS requests: not enough data;
+ * 6. robots.txt disallowed nothing for it: nothing to ignore, so not enough data;
+ * 7. otherwise it complies.
+ * Reasons of 1 and 2 also name the requests still waiting in a grace period.
  */
 export function verdictFor(ev: Evidence): { verdict: AgentVerdict; reason: string } {
   const { afterFetch, staleCopy, neverFetched, grace } = ev.violations
   const newHost = ev.violations.newHost ?? 0
+  const windows = ev.graceWindows ?? []
   const read = afterFetch + staleCopy
   const counted = read + neverFetched
+  const more = grace + newHost > 0 ? `; ${plural(grace + newHost, 'more disallowed request')} in a grace period, ${judgedFrom(windows)}` : ''
   if (counted > 0) {
     if (read === 0 && ev.requests < MIN_JUDGED_REQUESTS) {
-      return { verdict: 'not enough data', reason: `only ${plural(ev.requests, 'judged request')} (${MIN_JUDGED_REQUESTS} needed), ${plural(counted, 'disallowed request')} without fetching robots.txt` }
+      return { verdict: 'not enough data', reason: `only ${plural(ev.requests, 'judged request')} (${MIN_JUDGED_REQUESTS} needed), ${plural(counted, 'disallowed request')} without fetching robots.txt${more}` }
     }
     if (counted < REPEATED_AT_LEAST || counted < REPEATED_SHARE * ev.requests) {
       return {
         verdict: 'isolated violations',
-        reason: `${plural(counted, 'counted violation')} in ${plural(ev.requests, 'judged request')}: fewer than ${REPEATED_AT_LEAST}, or under ${REPEATED_SHARE * 100} % of its requests, is not a pattern`,
+        reason: `${plural(counted, 'counted violation')} in ${plural(ev.requests, 'judged request')}: fewer than ${REPEATED_AT_LEAST}, or under ${REPEATED_SHARE * 100} % of its requests, is not a pattern${more}`,
       }
     }
     if (read > 0) {
@@ -72,9 +104,10 @@ export function verdictFor(ev: Evidence): { verdict: AgentVerdict; reason: strin
     }
     return { verdict: 'ignores robots.txt', reason: `${plural(neverFetched, 'disallowed request')} in ${plural(ev.requests, 'judged request')}, without fetching robots.txt for that host first` }
   }
+  if (grace + newHost > 0) return { verdict: 'pending', reason: `${excusedRequests(grace, newHost, windows)}; ${judgedFrom(windows)}` }
   if (ev.requests < MIN_JUDGED_REQUESTS) {
     return { verdict: 'not enough data', reason: `only ${plural(ev.requests, 'judged request')} (${MIN_JUDGED_REQUESTS} needed)` }
   }
   if (!ev.restricted) return { verdict: 'not enough data', reason: 'robots.txt disallowed nothing for it, so there was nothing to ignore' }
-  return { verdict: 'complies', reason: `${plural(ev.requests, 'judged request')} and no counted violation${excused(grace, newHost)}` }
+  return { verdict: 'complies', reason: `${plural(ev.requests, 'judged request')} and no counted violation` }
 }
