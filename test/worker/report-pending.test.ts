@@ -1,5 +1,6 @@
 import { env, SELF } from 'cloudflare:test'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { mockedClock } from './clock.ts'
 
 // Through the real Worker entry (robots.config.ts, the guard, the recorder,
 // the report API): a crawler that never reads robots.txt, on a host
@@ -17,18 +18,9 @@ const CRAWLER = 'Mozilla/5.0 (compatible; Gracelessbot/1.0; +https://graceless.e
 const HOUR = 3_600_000
 const GRACE_MS = 24 * HOUR
 
-let clock = 0
-const realNow = Date.now.bind(Date)
-/** Moves the clock the Worker reads forward. */
-function advance(ms: number): void {
-  clock += ms
-  vi.spyOn(Date, 'now').mockImplementation(() => realNow() + clock)
-}
+const clock = mockedClock()
 
-afterEach(() => {
-  vi.restoreAllMocks()
-  clock = 0
-})
+afterEach(() => clock.restore())
 
 interface PendingAgent {
   agentKey: string
@@ -72,7 +64,7 @@ describe('a never-fetching crawler on a new host', () => {
     })
 
     // A day and an hour later, the same crawler keeps going.
-    advance(GRACE_MS + HOUR)
+    clock.advance(GRACE_MS + HOUR)
     for (let i = 0; i < 30; i++) expect((await crawl(`/admin/second-day/${i}`)).status).toBe(200)
     expect(await stored(60)).toBe(60)
 
