@@ -33,22 +33,26 @@ function countsSql(spans: number): string {
 
 /**
  * The grace periods behind each agent's `grace` and `newHost` counts, per
- * host, read from the same counters (so over the same range) as countsSql.
- * A host's first day ends 24 h after robots_hosts.first_served; a rule
- * change's grace 24 h after the version in force at the agent's last such
- * request was first served (the version a `grace` request was judged by,
- * src/storage/classes.ts).
+ * host, read from the same counters (so over the same range) as countsSql,
+ * with the agent's last judged request on that host. A host's first day
+ * ends 24 h after robots_hosts.first_served; a rule change's grace 24 h
+ * after the version in force at the agent's last such request was first
+ * served (the version a `grace` request was judged by, src/storage/classes.ts).
  */
 function graceWindowsSql(spans: number): string {
   const part = (table: string, time: string, from: number) => `SELECT c.agent_key, c.host, c.class, c.requests, c.last_time
     FROM agents a CROSS JOIN ${table} c ON c.agent_key = a.agent_key AND c.${time} >= ?${from} AND c.${time} < ?${from + 1} AND (?1 IS NULL OR c.host = ?1)
-    WHERE ${AGENT_FILTER} AND c.class IN ('grace', 'newHost')`
+    WHERE ${AGENT_FILTER} AND c.class NOT IN ('robotsTxt', 'spoofed', 'unknown')`
   const parts = [part('counts_daily', 'day', 4), ...Array.from({ length: spans }, (_, k) => part('counts_hourly', 'hour', 6 + 2 * k))]
-  return `SELECT w.agentKey, w.host, w.cls, w.requests, CASE w.cls
+  return `WITH judged AS (${parts.join(' UNION ALL ')}),
+    hosts AS (SELECT agent_key, host, max(last_time) AS last FROM judged GROUP BY agent_key, host
+      HAVING sum(CASE WHEN class IN ('grace', 'newHost') THEN 1 ELSE 0 END) > 0)
+    SELECT w.agentKey, w.host, w.cls, w.requests, h.last AS lastRequest, CASE w.cls
       WHEN 'newHost' THEN (SELECT s.first_served FROM robots_hosts s WHERE s.host = w.host)
       ELSE (SELECT max(v.first_served) FROM robots_versions v WHERE v.host = w.host AND v.first_served <= w.last) END + ${GRACE_MS} AS "until"
     FROM (SELECT agent_key AS agentKey, host, class AS cls, sum(requests) AS requests, max(last_time) AS last
-      FROM (${parts.join(' UNION ALL ')}) GROUP BY agent_key, host, class) w`
+      FROM judged WHERE class IN ('grace', 'newHost') GROUP BY agent_key, host, class) w
+    JOIN hosts h ON h.agent_key = w.agentKey AND h.host = w.host`
 }
 
 /**

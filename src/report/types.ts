@@ -27,6 +27,13 @@ export interface GraceWindow {
   readonly requests: number
   /** When the window ends, in ms since the epoch: its disallowed requests on this host count from then. */
   readonly until: number
+  /**
+   * The agent's last judged request on this host in the report's range (ms).
+   * From `until` on, a disallowed request would have counted: a request
+   * then, with no counted violation, settles the window (a cached copy
+   * explains what came before); none, and the agent is still pending.
+   */
+  readonly lastRequest: number
 }
 
 /**
@@ -172,8 +179,8 @@ export interface AgentEvidence {
   /**
    * For a `pending` agent: when its disallowed requests start to count, in
    * ms since the epoch like every time in the report: the earliest end of
-   * `graceWindows` (on that window's host; `pendingHost`). Null for any
-   * other verdict, and when the source cannot tell.
+   * the `graceWindows` it has not been seen on since (on that window's host;
+   * `pendingHost`). Null for any other verdict, and when the source cannot tell.
    */
   readonly pendingUntil: number | null
   /** The host `pendingUntil` applies to; null with it. */

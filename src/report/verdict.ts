@@ -38,9 +38,23 @@ export function utcMinute(ms: number): string {
   return `${new Date(Math.ceil(ms / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }
 
-/** When disallowed requests start to count again: the grace window that ends first, with its host. */
+/** Windows the agent has not been seen on since they ended: what keeps it pending. */
+export function openWindows(windows: readonly GraceWindow[]): GraceWindow[] {
+  return windows.filter((w) => w.lastRequest < w.until)
+}
+
+/** When disallowed requests start to count again: the open window that ends first, with its host. */
 export function pendingEnd(windows: readonly GraceWindow[]): GraceWindow | undefined {
-  return windows.reduce<GraceWindow | undefined>((first, w) => (first === undefined || w.until < first.until ? w : first), undefined)
+  return openWindows(windows).reduce<GraceWindow | undefined>((first, w) => (first === undefined || w.until < first.until ? w : first), undefined)
+}
+
+/**
+ * Whether every excused request lies in a window the agent has been seen on
+ * since it ended. Unknown windows (Analytics Engine, a pruned version) settle
+ * nothing: a grace period never clears on its own.
+ */
+function settled(excused: number, windows: readonly GraceWindow[]): boolean {
+  return windows.reduce((n, w) => n + w.requests, 0) >= excused && openWindows(windows).length === 0
 }
 
 /** The disallowed requests a grace period excused: "60 disallowed requests in the host's first 24 h". */
@@ -59,7 +73,9 @@ function excusedRequests(grace: number, newHost: number, windows: readonly Grace
 function judgedFrom(windows: readonly GraceWindow[]): string {
   const end = pendingEnd(windows)
   if (end === undefined) return 'judged once the 24 h grace ends, if they go on'
-  const where = new Set(windows.map((w) => w.host)).size > 1 ? ` on ${end.host} (the earliest of its hosts)` : ''
+  const hosts = (list: readonly GraceWindow[]) => new Set(list.map((w) => w.host)).size
+  const earliest = hosts(openWindows(windows)) > 1 ? ' (the earliest of its hosts)' : ''
+  const where = hosts(windows) > 1 ? ` on ${end.host}${earliest}` : ''
   return `judged from ${utcMinute(end.until)}${where} if they go on`
 }
 
@@ -71,9 +87,10 @@ function judgedFrom(windows: readonly GraceWindow[]): string {
  *    of its requests: isolated violations (one stray request in 197 is not a
  *    pattern);
  * 3. otherwise: ignores robots.txt, after fetching it or without ever doing so;
- * 4. no counted violation, but disallowed requests in a grace period: pending.
- *    The grace periods keep a crawler on a cached copy from being accused
- *    (RFC 9309 §2.4); they never clear it, whatever the volume;
+ * 4. no counted violation, but disallowed requests in a grace period it has
+ *    not been seen on since that period ended: pending. The grace periods
+ *    keep a crawler on a cached copy from being accused (RFC 9309 §2.4); they
+ *    never clear it, whatever the volume: only its requests after them can;
  * 5. no counted violation in fewer than MIN_JUDGED_REQUESTS requests: not enough data;
  * 6. robots.txt disallowed nothing for it: nothing to ignore, so not enough data;
  * 7. otherwise it complies.
@@ -85,7 +102,9 @@ export function verdictFor(ev: Evidence): { verdict: AgentVerdict; reason: strin
   const windows = ev.graceWindows ?? []
   const read = afterFetch + staleCopy
   const counted = read + neverFetched
-  const more = grace + newHost > 0 ? `; ${plural(grace + newHost, 'more disallowed request')} in a grace period, ${judgedFrom(windows)}` : ''
+  const excused = grace + newHost
+  const done = settled(excused, windows)
+  const more = excused > 0 ? `; ${plural(excused, 'more disallowed request')} in a grace period, ${done ? 'not counted' : judgedFrom(windows)}` : ''
   if (counted > 0) {
     if (read === 0 && ev.requests < MIN_JUDGED_REQUESTS) {
       return { verdict: 'not enough data', reason: `only ${plural(ev.requests, 'judged request')} (${MIN_JUDGED_REQUESTS} needed), ${plural(counted, 'disallowed request')} without fetching robots.txt${more}` }
@@ -104,10 +123,11 @@ export function verdictFor(ev: Evidence): { verdict: AgentVerdict; reason: strin
     }
     return { verdict: 'ignores robots.txt', reason: `${plural(neverFetched, 'disallowed request')} in ${plural(ev.requests, 'judged request')}, without fetching robots.txt for that host first` }
   }
-  if (grace + newHost > 0) return { verdict: 'pending', reason: `${excusedRequests(grace, newHost, windows)}; ${judgedFrom(windows)}` }
+  if (excused > 0 && !done) return { verdict: 'pending', reason: `${excusedRequests(grace, newHost, windows)}; ${judgedFrom(windows)}` }
   if (ev.requests < MIN_JUDGED_REQUESTS) {
     return { verdict: 'not enough data', reason: `only ${plural(ev.requests, 'judged request')} (${MIN_JUDGED_REQUESTS} needed)` }
   }
   if (!ev.restricted) return { verdict: 'not enough data', reason: 'robots.txt disallowed nothing for it, so there was nothing to ignore' }
-  return { verdict: 'complies', reason: `${plural(ev.requests, 'judged request')} and no counted violation` }
+  const since = excused > 0 ? `; ${excusedRequests(grace, newHost, windows)} not counted, none since` : ''
+  return { verdict: 'complies', reason: `${plural(ev.requests, 'judged request')} and no counted violation${since}` }
 }

@@ -29,18 +29,18 @@ interface PendingAgent {
   evidence: { requests: number; violations: { newHost: number; neverFetched: number; counted: number }; pendingUntil: number | null; pendingHost: string | null }
 }
 
-const crawl = (path: string) => SELF.fetch(`http://${HOST}:8787${path}`, { headers: { 'User-Agent': CRAWLER, 'CF-Connecting-IP': '203.0.113.31' } })
+const crawl = (path: string, host = HOST) => SELF.fetch(`http://${host}:8787${path}`, { headers: { 'User-Agent': CRAWLER, 'CF-Connecting-IP': '203.0.113.31' } })
 
-async function report(since: number): Promise<{ agents: PendingAgent[]; totals: { pending: number; ignoring: number } }> {
+async function report(since: number, host = HOST): Promise<{ agents: PendingAgent[]; totals: { pending: number; ignoring: number } }> {
   // The range is given explicitly: it must hold both the real and the mocked clock's requests.
-  const res = await SELF.fetch(`http://${HOST}:8787/_robots/api/report?host=${HOST}&since=${since}&until=${Date.now() + HOUR}`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+  const res = await SELF.fetch(`http://${host}:8787/_robots/api/report?host=${host}&since=${since}&until=${Date.now() + HOUR}`, { headers: { Authorization: `Bearer ${TOKEN}` } })
   expect(res.status).toBe(200)
   return res.json()
 }
 
 /** Recording runs in waitUntil: waits, bounded, until `expected` requests of the host are stored. */
-async function stored(expected: number): Promise<number> {
-  const count = async () => (await env.DB.prepare('SELECT count(*) AS n FROM events WHERE host = ? AND type = ?').bind(HOST, 'request').first<{ n: number }>())?.n ?? 0
+async function stored(expected: number, host = HOST): Promise<number> {
+  const count = async () => (await env.DB.prepare('SELECT count(*) AS n FROM events WHERE host = ? AND type = ?').bind(host, 'request').first<{ n: number }>())?.n ?? 0
   for (let i = 0; i < 150 && (await count()) < expected; i++) await new Promise((resolve) => setTimeout(resolve, 20))
   return count()
 }
@@ -75,5 +75,22 @@ describe('a never-fetching crawler on a new host', () => {
       evidence: { violations: { newHost: 30, neverFetched: 30, counted: 30 }, pendingUntil: null, pendingHost: null },
     })
     expect(after.totals).toMatchObject({ pending: 0, ignoring: 1 })
+  }, 30_000)
+
+  it('complies once it is seen on the host after the first day without a disallowed request: only a cached copy explains the first', async () => {
+    const host = 'pending-settled.localhost'
+    const start = Date.now() - HOUR
+    for (let i = 0; i < 10; i++) expect((await crawl(`/admin/first-day/${i}`, host)).status).toBe(200)
+    expect(await stored(10, host)).toBe(10)
+    expect((await report(start, host)).agents.find((a) => a.agentKey === 'gracelessbot')?.verdict).toBe('pending')
+
+    clock.advance(GRACE_MS + HOUR)
+    for (let i = 0; i < 20; i++) expect((await crawl(`/articles/${i}`, host)).status).toBe(200)
+    expect(await stored(30, host)).toBe(30)
+    expect((await report(start, host)).agents.find((a) => a.agentKey === 'gracelessbot')).toMatchObject({
+      verdict: 'complies',
+      reason: '30 judged requests and no counted violation; 10 disallowed requests in the host\'s first 24 h not counted, none since',
+      evidence: { violations: { newHost: 10, counted: 0 }, pendingUntil: null },
+    })
   }, 30_000)
 })
