@@ -31,28 +31,33 @@ function countsSql(spans: number): string {
     FROM (${parts.join(' UNION ALL ')}) GROUP BY agent_key, verification, class`
 }
 
+/** The classes of a genuine claim's judged requests (robots.txt fetches, spoofed and unchecked claims apart). */
+const JUDGED = "c.class NOT IN ('robotsTxt', 'spoofed', 'unknown')"
+
 /**
  * The grace periods behind each agent's `grace` and `newHost` counts, per
- * host, read from the same counters (so over the same range) as countsSql,
- * with the agent's last judged request on that host. A host's first day
- * ends 24 h after robots_hosts.first_served; a rule change's grace 24 h
- * after the version in force at the agent's last such request was first
- * served (the version a `grace` request was judged by, src/storage/classes.ts).
+ * host, read from the same counters (so over the same range) as countsSql.
+ * A host's first day ends 24 h after robots_hosts.first_served; a rule
+ * change's grace 24 h after the version in force at the agent's last such
+ * request was first served (the version a `grace` request was judged by,
+ * src/storage/classes.ts). `seenSince`: a judged request by the agent on
+ * that host after the end, before the report's (?U); EXISTS stops at the
+ * first, so a window costs a few rows, whatever the traffic.
  */
 function graceWindowsSql(spans: number): string {
   const part = (table: string, time: string, from: number) => `SELECT c.agent_key, c.host, c.class, c.requests, c.last_time
     FROM agents a CROSS JOIN ${table} c ON c.agent_key = a.agent_key AND c.${time} >= ?${from} AND c.${time} < ?${from + 1} AND (?1 IS NULL OR c.host = ?1)
-    WHERE ${AGENT_FILTER} AND c.class NOT IN ('robotsTxt', 'spoofed', 'unknown')`
+    WHERE ${AGENT_FILTER} AND c.class IN ('grace', 'newHost')`
   const parts = [part('counts_daily', 'day', 4), ...Array.from({ length: spans }, (_, k) => part('counts_hourly', 'hour', 6 + 2 * k))]
-  return `WITH judged AS (${parts.join(' UNION ALL ')}),
-    hosts AS (SELECT agent_key, host, max(last_time) AS last FROM judged GROUP BY agent_key, host
-      HAVING sum(CASE WHEN class IN ('grace', 'newHost') THEN 1 ELSE 0 END) > 0)
-    SELECT w.agentKey, w.host, w.cls, w.requests, h.last AS lastRequest, CASE w.cls
-      WHEN 'newHost' THEN (SELECT s.first_served FROM robots_hosts s WHERE s.host = w.host)
-      ELSE (SELECT max(v.first_served) FROM robots_versions v WHERE v.host = w.host AND v.first_served <= w.last) END + ${GRACE_MS} AS "until"
-    FROM (SELECT agent_key AS agentKey, host, class AS cls, sum(requests) AS requests, max(last_time) AS last
-      FROM judged WHERE class IN ('grace', 'newHost') GROUP BY agent_key, host, class) w
-    JOIN hosts h ON h.agent_key = w.agentKey AND h.host = w.host`
+  const end = `?${6 + 2 * spans}`
+  const after = (table: string, time: string, unit: number) => `EXISTS (SELECT 1 FROM ${table} c WHERE c.agent_key = w.agentKey
+      AND c.${time} >= w."until" - ${unit} AND c.host = w.host AND c.last_time >= w."until" AND c.first_time < ${end} AND ${JUDGED})`
+  return `SELECT w.agentKey, w.host, w.cls, w.requests, w."until", ${after('counts_hourly', 'hour', 3_600_000)} OR ${after('counts_daily', 'day', 86_400_000)} AS seenSince
+    FROM (SELECT agentKey, host, cls, requests, CASE cls
+        WHEN 'newHost' THEN (SELECT s.first_served FROM robots_hosts s WHERE s.host = g.host)
+        ELSE (SELECT max(v.first_served) FROM robots_versions v WHERE v.host = g.host AND v.first_served <= g.last) END + ${GRACE_MS} AS "until"
+      FROM (SELECT agent_key AS agentKey, host, class AS cls, sum(requests) AS requests, max(last_time) AS last
+        FROM (${parts.join(' UNION ALL ')}) GROUP BY agent_key, host, class) g) w`
 }
 
 /**
@@ -152,16 +157,16 @@ async function readAll(db: D1Database, filter: ReportFilter, state: ReadonlyMap<
     db.prepare(RULES_SQL).bind(...f, ...pathDays),
     db.prepare(GROUPS_SQL).bind(...f, ...pathDays),
     db.prepare(TEXTS_SQL).bind(...f, ...pathDays),
-    db.prepare(graceWindowsSql(plan.edges.length)).bind(...f, ...spans),
+    db.prepare(graceWindowsSql(plan.edges.length)).bind(...f, ...spans, filter.until),
   ])
   for (const r of results) onMeta(r.meta)
   const [stateRows, agentRows, counts, bins, paths, rules, uses, texts, windows] = results.map((r) => r.results) as [
     { name: string; value: number }[], AgentRow[], CounterRow[], TimelineBin[], PathRow[], RuleCount[], GroupUse[], { hash: string; text: string }[],
-    (Omit<GraceWindowRow, 'until'> & { until: number | null })[],
+    (Omit<GraceWindowRow, 'until' | 'seenSince'> & { until: number | null; seenSince: number | null })[],
   ]
   const fresh = new Map(stateRows.map((r) => [r.name, r.value]))
   // A window whose start the ledger no longer holds (a pruned version) has no end to tell: left out, the reason then names no time.
-  const graceWindows = windows.filter((w): w is GraceWindowRow => typeof w.until === 'number')
+  const graceWindows = windows.flatMap(({ until, seenSince, ...w }): GraceWindowRow[] => (typeof until === 'number' ? [{ ...w, until, seenSince: seenSince === 1 }] : []))
   return { plan, fresh, agentRows, counts, bins, paths, rules, uses, texts, graceWindows }
 }
 

@@ -28,12 +28,12 @@ export interface GraceWindow {
   /** When the window ends, in ms since the epoch: its disallowed requests on this host count from then. */
   readonly until: number
   /**
-   * The agent's last judged request on this host in the report's range (ms).
-   * From `until` on, a disallowed request would have counted: a request
-   * then, with no counted violation, settles the window (a cached copy
-   * explains what came before); none, and the agent is still pending.
+   * Whether the agent made a judged request on this host after `until`, in
+   * the report's range. From `until` on, a disallowed request would have
+   * counted: a request then, with no counted violation, settles the window
+   * (a cached copy explains what came before); none, and it stays open.
    */
-  readonly lastRequest: number
+  readonly seenSince: boolean
 }
 
 /**

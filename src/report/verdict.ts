@@ -40,7 +40,7 @@ export function utcMinute(ms: number): string {
 
 /** Windows the agent has not been seen on since they ended: what keeps it pending. */
 export function openWindows(windows: readonly GraceWindow[]): GraceWindow[] {
-  return windows.filter((w) => w.lastRequest < w.until)
+  return windows.filter((w) => !w.seenSince)
 }
 
 /** When disallowed requests start to count again: the open window that ends first, with its host. */

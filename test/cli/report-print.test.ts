@@ -23,8 +23,8 @@ describe('report: a pending agent in the text output', () => {
     counts: [row('bytespider', 'newHost', 115), row('python-requests', 'allowed', 40), row('python-requests', 'newHost', 12)],
     graceWindows: [
       // Seconds past the minute: the note rounds up, as the reason does.
-      { agentKey: 'bytespider', host: 'example.com', cls: 'newHost', requests: 115, until: T0 + DAY + 20_000, lastRequest: T0 + HOUR },
-      { agentKey: 'python-requests', host: 'example.com', cls: 'newHost', requests: 12, until: T0 + DAY + 20_000, lastRequest: T0 + HOUR },
+      { agentKey: 'bytespider', host: 'example.com', cls: 'newHost', requests: 115, until: T0 + DAY + 20_000, seenSince: false },
+      { agentKey: 'python-requests', host: 'example.com', cls: 'newHost', requests: 12, until: T0 + DAY + 20_000, seenSince: false },
     ],
     paths: [], rules: [], groupUses: [], texts: new Map(), timeline: [], timelineBin: HOUR,
     coverage: { counts: { since: T0, until: T0 + DAY }, samples: null, paths: { since: T0, until: T0, other: 0 }, summary: 'counts cover the full day' },

@@ -74,7 +74,7 @@ describe('toCsv', () => {
     const pending = buildReport({
       ...input, agents: [{ agentKey: 'bytespider', agentId: 'bytespider', operator: 'ByteDance', category: 'AI Crawler', kind: 'bot', declaredObeys: false }],
       counts: [{ agentKey: 'bytespider', verification: 'unverified', cls: 'newHost', requests: 115, blocked: 115, sampled: 115, first: T0, last: T0 }],
-      paths: [], graceWindows: [{ agentKey: 'bytespider', host: 'example.com', cls: 'newHost', requests: 115, until: T0 + 86_400_000, lastRequest: T0 }],
+      paths: [], graceWindows: [{ agentKey: 'bytespider', host: 'example.com', cls: 'newHost', requests: 115, until: T0 + 86_400_000, seenSince: false }],
     })
     const [header, line] = toCsv(pending).split('\r\n').map((l) => l.split(','))
     const cell = (name: string) => line![header!.indexOf(name)]

@@ -75,8 +75,8 @@ describe('the evidence rule (issue 8 §3)', () => {
 describe('the evidence rule: grace periods hold judgment back, never clear (RFC 9309 §2.4)', () => {
   // 2026-11-27 02:10 UTC, the host's first request.
   const served = Date.UTC(2026, 10, 27, 2, 10)
-  // The agent's last request on the host came before the window's end: nothing settles it yet.
-  const firstDay = { host: 'example.com', cls: 'newHost' as const, requests: 60, until: served + GRACE_MS, lastRequest: served + HOUR }
+  // The agent has not been seen on the host since the window's end: nothing settles it yet.
+  const firstDay = { host: 'example.com', cls: 'newHost' as const, requests: 60, until: served + GRACE_MS, seenSince: false }
 
   it('calls an agent whose only disallowed requests fell in the host\'s first 24 h pending, and says from when they count', () => {
     expect(verdictFor({ requests: 60, violations: v({ newHost: 60 }), restricted: true, graceWindows: [firstDay] })).toEqual({
@@ -91,7 +91,7 @@ describe('the evidence rule: grace periods hold judgment back, never clear (RFC 
   })
 
   it('names both kinds of grace, and a time rounded up to the minute so nothing before it is still grace', () => {
-    const ruleChange = { host: 'example.com', cls: 'grace' as const, requests: 3, until: served + GRACE_MS + 30_500, lastRequest: served }
+    const ruleChange = { host: 'example.com', cls: 'grace' as const, requests: 3, until: served + GRACE_MS + 30_500, seenSince: false }
     expect(verdictFor({ requests: 20, violations: v({ grace: 3, newHost: 2 }), restricted: true, graceWindows: [ruleChange] })).toEqual({
       verdict: 'pending',
       reason: '2 disallowed requests in the host\'s first 24 h and 3 within 24 h of a rule change; judged from 2026-11-28 02:11 UTC if they go on',
@@ -100,21 +100,21 @@ describe('the evidence rule: grace periods hold judgment back, never clear (RFC 
 
   it('over several hosts, names the earliest end and its host', () => {
     const windows = [
-      { host: 'b.example', cls: 'newHost' as const, requests: 10, until: served + GRACE_MS + 3 * HOUR, lastRequest: served },
-      { host: 'a.example', cls: 'newHost' as const, requests: 50, until: served + GRACE_MS, lastRequest: served },
+      { host: 'b.example', cls: 'newHost' as const, requests: 10, until: served + GRACE_MS + 3 * HOUR, seenSince: false },
+      { host: 'a.example', cls: 'newHost' as const, requests: 50, until: served + GRACE_MS, seenSince: false },
     ]
     expect(verdictFor({ requests: 60, violations: v({ newHost: 60 }), restricted: true, graceWindows: windows }).reason)
       .toBe('60 disallowed requests in the first 24 h of 2 hosts; judged from 2026-11-28 02:10 UTC on a.example (the earliest of its hosts) if they go on')
   })
 
   it('is settled by requests after the window, with no counted violation: a cached copy explains what came before', () => {
-    const seenSince = { ...firstDay, lastRequest: firstDay.until + HOUR }
+    const seenSince = { ...firstDay, seenSince: true }
     expect(verdictFor({ requests: 500, violations: v({ newHost: 60 }), restricted: true, graceWindows: [seenSince] })).toEqual({
       verdict: 'complies', reason: '500 judged requests and no counted violation; 60 disallowed requests in the host\'s first 24 h not counted, none since',
     })
     expect(verdictFor({ requests: 12, violations: v({ newHost: 6 }), restricted: true, graceWindows: [{ ...seenSince, requests: 6 }] }).verdict).toBe('not enough data')
     // One host settled, another not: still pending, and the time is the open window's.
-    const open = { host: 'b.example', cls: 'newHost' as const, requests: 5, until: firstDay.until + 5 * HOUR, lastRequest: firstDay.until }
+    const open = { host: 'b.example', cls: 'newHost' as const, requests: 5, until: firstDay.until + 5 * HOUR, seenSince: false }
     expect(verdictFor({ requests: 500, violations: v({ newHost: 65 }), restricted: true, graceWindows: [seenSince, open] }).reason)
       .toBe('65 disallowed requests in the first 24 h of 2 hosts; judged from 2026-11-28 07:10 UTC on b.example if they go on')
     // Requests the windows do not account for (a version pruned since) settle nothing.
@@ -144,8 +144,8 @@ describe('the evidence rule: grace periods hold judgment back, never clear (RFC 
       groupUses: [{ agentKey: 'quietbot', robotsVersion: 'v3', group: '*' }],
       graceWindows: [
         { agentKey: 'bytespider', ...firstDay, requests: 115 },
-        { agentKey: 'newbot', host: 'example.com', cls: 'grace', requests: 2, until: served + GRACE_MS + 2 * HOUR, lastRequest: served },
-        { agentKey: 'newbot', host: 'other.example', cls: 'newHost', requests: 5, until: served + GRACE_MS + HOUR, lastRequest: served },
+        { agentKey: 'newbot', host: 'example.com', cls: 'grace', requests: 2, until: served + GRACE_MS + 2 * HOUR, seenSince: false },
+        { agentKey: 'newbot', host: 'other.example', cls: 'newHost', requests: 5, until: served + GRACE_MS + HOUR, seenSince: false },
       ],
     }))
     expect(report.agents.map((a) => [a.agentKey, a.verdict])).toEqual([

@@ -61,8 +61,8 @@ export function verdictRule(): string {
   <ul>
     <li><span class="badge bad">ignores robots.txt</span> at least ${t.repeatedAtLeast} counted violations, making at least ${t.repeatedShare * 100} % of its judged requests (by a crawler never seen fetching robots.txt: over at least ${t.minRequests} requests).</li>
     <li><span class="badge warn">isolated violations</span> fewer than ${t.repeatedAtLeast}, or under ${t.repeatedShare * 100} % of its requests: not a pattern. Click the row for the requests behind them.</li>
-    <li><span class="badge pending">pending</span> no counted violation, but disallowed requests in a grace period: judged once it ends (the reason says when), if they go on.</li>
-    <li><span class="badge good">complies</span> at least ${t.minRequests} judged requests, a rule that restricted it, no counted violation and no disallowed request in a grace period.</li>
+    <li><span class="badge pending">pending</span> no counted violation, but disallowed requests in a grace period, and no request on that host since it ended: judged once it ends (the reason says when), if they go on.</li>
+    <li><span class="badge good">complies</span> at least ${t.minRequests} judged requests, a rule that restricted it, no counted violation and nothing pending.</li>
     <li><span class="badge unknown">not enough data</span> anything less.</li>
   </ul>
   <p>Spoofed claims, and claims that could not be checked, are never counted against the crawler they name. Generic tools (curl, python-requests, …) are judged by the same rules and listed apart.</p>
