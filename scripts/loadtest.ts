@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util'
 import { BACKLOG_LIMITS } from '../src/ledger/backlog.ts'
-import type { FaultOptions } from './loadtest/fault.ts'
+import type { FaultOptions } from '../dev/d1-fault.ts'
 import { loadtest, type LoadtestResult } from './loadtest/run.ts'
 
 const USAGE = 'usage: npm run loadtest -- [--seconds 30] [--step-seconds 3] [--connections N (skip the ramp)] [--fault d1 [--fault-seconds 10]]'

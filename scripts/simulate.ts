@@ -20,11 +20,18 @@
  * .dev.vars), so no crawler is judged before the Worker can check its claim,
  * whenever the Worker first saw one. It persists in .wrangler/state;
  * `--no-seed` leaves the KV alone.
+ *
+ * After sending, it reads the Worker's report (the token as above, or
+ * ROBOTS_ADMIN_TOKEN) and prints each client's expected and actual verdict
+ * (simulate/verdicts.ts). Exit status 1 when a client that made disallowed
+ * requests reads "complies", when the report cannot be read, or when the
+ * run stopped early.
  */
 import { parseArgs } from 'node:util'
 import { adminToken, FIXTURE_LISTS, ipRangeEntries, seedLocalKv, waitForRanges } from '../dev/ip-ranges.ts'
 import { formatReport } from '../dev/simulate/report.ts'
-import { readRobotsTxt, simulate, WorkerUnreachable, type Progress } from '../dev/simulate/run.ts'
+import { readRobotsTxt, simulate, WorkerUnreachable, type Progress, type SimulationReport } from '../dev/simulate/run.ts'
+import { checkVerdicts, clearedViolators, formatVerdicts, judgedRequests, readReport, reportedRequests, settledReport, type ReportSource } from '../dev/simulate/verdicts.ts'
 
 const USAGE = 'usage: npm run simulate -- [--url http://localhost:8787] [--seconds 60] [--rate 30] [--no-seed]'
 
@@ -97,6 +104,12 @@ async function main(): Promise<number> {
   }
   console.log('')
 
+  // The report before sending: the ledger may hold earlier runs, so the check waits for this run on top of them.
+  // A local secret (.dev.vars) is never sent to another host.
+  const token = isLocal(url) ? await adminToken() : process.env.ROBOTS_ADMIN_TOKEN || undefined
+  const source: ReportSource | undefined = token === undefined ? undefined : { url: url.href, token }
+  const before = source === undefined ? 0 : await readReport(source).then(reportedRequests, () => 0)
+
   const tty = process.stdout.isTTY === true
   let lastPrinted = 0
   const progress = (p: Progress) => {
@@ -110,7 +123,25 @@ async function main(): Promise<number> {
   const report = await simulate({ url: url.href, seconds, rate, progress })
   if (tty) process.stdout.write('\n')
   for (const line of formatReport(report, { url: url.href })) console.log(line)
-  return report.stoppedEarly ? 1 : 0
+  const checked = await checkOutcome(report, source, before)
+  return report.stoppedEarly || !checked ? 1 : 0
+}
+
+/** Reads the report after the run and prints each client's verdict; false when a violator reads "complies" or the report cannot be read. */
+async function checkOutcome(report: SimulationReport, source: ReportSource | undefined, before: number): Promise<boolean> {
+  if (source === undefined) {
+    console.log('\nNo ROBOTS_ADMIN_TOKEN (environment or .dev.vars): the verdicts were not checked.')
+    return true
+  }
+  try {
+    const { doc, settled } = await settledReport(source, before + judgedRequests(report.clients))
+    const checks = checkVerdicts(report.clients, doc)
+    for (const line of formatVerdicts(checks, settled)) console.log(line)
+    return clearedViolators(checks).length === 0
+  } catch (error) {
+    console.error(`simulate: could not check the verdicts: ${error instanceof Error ? error.message : String(error)}`)
+    return false
+  }
 }
 
 process.exitCode = await main()

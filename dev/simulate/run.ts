@@ -103,6 +103,8 @@ interface Client {
  */
 function isDisallowed(matcher: RobotsMatcher, identity: AgentIdentity | null, path: string): boolean {
   if (identity === null) return false
+  // The `*` group never judges an unidentified client; a group naming it does.
+  if (identity.unidentified === true && (matcher.groupFor(identity.tokens) ?? '*') === '*') return false
   const own = identity.tokens[0] ?? identity.names.find((name) => USER_TRIGGERED_FETCHERS.includes(name))
   if (own !== undefined && USER_TRIGGERED_FETCHERS.includes(own)) {
     const group = matcher.groupFor(own)

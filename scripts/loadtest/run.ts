@@ -3,7 +3,7 @@ import autocannon from 'autocannon'
 import config from '../../robots.config.ts'
 import { createPolicies } from '../../src/core/config/index.ts'
 import { fixtureRanges } from '../../dev/ip-ranges.ts'
-import { d1File, d1Lock, minimumDropped, runFault, type FaultOptions, type FaultWindow } from './fault.ts'
+import { d1File, d1Lock, minimumDropped, runFault, type FaultOptions, type FaultWindow } from '../../dev/d1-fault.ts'
 import { buildWorkload, describeWorkload, type Template } from './workload.ts'
 import { countEvents, startWorker, waitForLedger, type Bundles, type LocalWorker } from '../../dev/worker.ts'
 

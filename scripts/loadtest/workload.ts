@@ -69,11 +69,16 @@ export interface Expectation {
 
 /** What the Worker does with one request, by its own rules (robotsTxt + onFetch, then botGuard). */
 export function expectationFor(policy: Policy, ranges: VerificationRanges, path: string, userAgent: string, ip: string): Expectation {
-  if (path === '/robots.txt') return { recorded: identifyAgent(userAgent) !== null, refused: false }
+  if (path === '/robots.txt') {
+    const fetcher = identifyAgent(userAgent)
+    return { recorded: fetcher !== null && fetcher.unidentified !== true, refused: false }
+  }
   if (path.startsWith('/_robots/')) return { recorded: false, refused: false }
   const identity = identifyAgent(userAgent) ?? declaredBot(userAgent, policy)
   if (identity === null) return { recorded: false, refused: false }
   const verdict = judge(policy, identity, path)
+  // An unidentified client no group names passes unjudged and unrecorded, as the guard does.
+  if (identity.unidentified === true && verdict.group === null) return { recorded: false, refused: false }
   const mode = policy.modeFor(verdict.group)
   if (mode === 'off') return { recorded: false, refused: false }
   const spoofed = verifyClaim(identity.id, ip, undefined, ranges) === 'spoofed'

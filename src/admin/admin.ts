@@ -23,6 +23,6 @@ import { createReportApp } from './routes.ts'
 export function createAdminWorker(): ExportedHandler<AdminBindings> {
   // Its own IP-range loader: the edge's wiring (the recorder, Web Bot Auth) stays out of this bundle.
   const readCoverage = createCoverageReader()
-  const app = createReportApp({ coverage: (c) => readCoverage(c.env) })
+  const app = createReportApp({ coverage: (c) => readCoverage(c.env, c.req.url) })
   return { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }
 }

@@ -12,6 +12,8 @@ const HEADER = [
   'section', 'agent', 'operator', 'category', 'verdict', 'reason', 'requests', 'disallowed', 'blocked',
   'after_fetch', 'stale_copy', 'never_fetched', 'grace', 'counted_violations', 'first_violation', 'last_violation',
   'robots_fetches', 'last_robots_fetch', 'verified_share', 'example_paths', 'new_host', 'unclassified', 'last_seen',
+  // Appended, so columns read by position keep their place. For a `pending` agent: from when its disallowed requests count, and on which host.
+  'pending_until', 'pending_host',
 ] as const
 
 /** Characters a spreadsheet reads as the start of a formula (OWASP's list: = + - @, tab, carriage return). */
@@ -52,12 +54,13 @@ export function toCsv(report: Report): string {
       e.violations.afterFetch, e.violations.staleCopy, e.violations.neverFetched, e.violations.grace, e.violations.counted,
       time(e.firstViolation), time(e.lastViolation), e.robotsFetches, time(e.lastRobotsFetch),
       Math.round(e.verifiedShare * 1000) / 1000, e.examplePaths.join(' '), e.violations.newHost, e.violations.unclassified, time(a.lastSeen),
+      time(e.pendingUntil), e.pendingHost,
     ])
   }
   const claims = (section: string, verdict: string) => (s: SpoofReport) => {
     rows.push([
       section, s.agentKey, s.operator, null, verdict, null, s.requests, s.violations, null,
-      null, null, null, null, null, time(s.firstViolation), time(s.lastViolation), null, null, 0, s.examplePaths.join(' '), null, null, time(s.lastSeen),
+      null, null, null, null, null, time(s.firstViolation), time(s.lastViolation), null, null, 0, s.examplePaths.join(' '), null, null, time(s.lastSeen), null, null,
     ])
   }
   report.agents.forEach(judged('agent'))

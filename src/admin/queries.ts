@@ -5,11 +5,11 @@
  * agent by agent, driven from `agents`, so a report reads a few rows per
  * agent, host and day, whatever the traffic. Filters are bound values.
  */
-import { COUNTED_CLASSES, COUNTED_SQL } from '../ledger/classes.ts'
+import { COUNTED_CLASSES, COUNTED_SQL, GRACE_MS } from '../ledger/classes.ts'
 import { SAMPLE_BUDGET } from '../ledger/rollups.ts'
 import { describeCoverage, planRange, type RangePlan } from './coverage.ts'
 import { buildReport } from './report.ts'
-import type { AgentInfo, CounterRow, GroupUse, PathRow, Report, ReportFilter, RuleCount, TimelineBin } from './types.ts'
+import type { AgentInfo, CounterRow, GraceWindowRow, GroupUse, PathRow, Report, ReportFilter, RuleCount, TimelineBin } from './types.ts'
 
 export { getAgentRequests, MAX_PAGE } from './samples.ts'
 
@@ -29,6 +29,35 @@ function countsSql(spans: number): string {
   return `SELECT agent_key AS agentKey, verification, class AS cls, sum(requests) AS requests, sum(blocked) AS blocked,
       sum(sampled) AS sampled, min(first_time) AS first, max(last_time) AS last
     FROM (${parts.join(' UNION ALL ')}) GROUP BY agent_key, verification, class`
+}
+
+/** The classes of a genuine claim's judged requests (robots.txt fetches, spoofed and unchecked claims apart). */
+const JUDGED = "c.class NOT IN ('robotsTxt', 'spoofed', 'unknown')"
+
+/**
+ * The grace periods behind each agent's `grace` and `newHost` counts, per
+ * host, read from the same counters (so over the same range) as countsSql.
+ * A host's first day ends 24 h after robots_hosts.first_served; a rule
+ * change's grace 24 h after the version in force at the agent's last such
+ * request was first served (the version a `grace` request was judged by,
+ * src/storage/classes.ts). `seenSince`: a judged request by the agent on
+ * that host after the end, before the report's (?U); EXISTS stops at the
+ * first, so a window costs a few rows, whatever the traffic.
+ */
+function graceWindowsSql(spans: number): string {
+  const part = (table: string, time: string, from: number) => `SELECT c.agent_key, c.host, c.class, c.requests, c.last_time
+    FROM agents a CROSS JOIN ${table} c ON c.agent_key = a.agent_key AND c.${time} >= ?${from} AND c.${time} < ?${from + 1} AND (?1 IS NULL OR c.host = ?1)
+    WHERE ${AGENT_FILTER} AND c.class IN ('grace', 'newHost')`
+  const parts = [part('counts_daily', 'day', 4), ...Array.from({ length: spans }, (_, k) => part('counts_hourly', 'hour', 6 + 2 * k))]
+  const end = `?${6 + 2 * spans}`
+  const after = (table: string, time: string, unit: number) => `EXISTS (SELECT 1 FROM ${table} c WHERE c.agent_key = w.agentKey
+      AND c.${time} >= w."until" - ${unit} AND c.host = w.host AND c.last_time >= w."until" AND c.first_time < ${end} AND ${JUDGED})`
+  return `SELECT w.agentKey, w.host, w.cls, w.requests, w."until", ${after('counts_hourly', 'hour', 3_600_000)} OR ${after('counts_daily', 'day', 86_400_000)} AS seenSince
+    FROM (SELECT agentKey, host, cls, requests, CASE cls
+        WHEN 'newHost' THEN (SELECT s.first_served FROM robots_hosts s WHERE s.host = g.host)
+        ELSE (SELECT max(v.first_served) FROM robots_versions v WHERE v.host = g.host AND v.first_served <= g.last) END + ${GRACE_MS} AS "until"
+      FROM (SELECT agent_key AS agentKey, host, class AS cls, sum(requests) AS requests, max(last_time) AS last
+        FROM (${parts.join(' UNION ALL ')}) GROUP BY agent_key, host, class) g) w`
 }
 
 /**
@@ -128,13 +157,17 @@ async function readAll(db: D1Database, filter: ReportFilter, state: ReadonlyMap<
     db.prepare(RULES_SQL).bind(...f, ...pathDays),
     db.prepare(GROUPS_SQL).bind(...f, ...pathDays),
     db.prepare(TEXTS_SQL).bind(...f, ...pathDays),
+    db.prepare(graceWindowsSql(plan.edges.length)).bind(...f, ...spans, filter.until),
   ])
   for (const r of results) onMeta(r.meta)
-  const [stateRows, agentRows, counts, bins, paths, rules, uses, texts] = results.map((r) => r.results) as [
+  const [stateRows, agentRows, counts, bins, paths, rules, uses, texts, windows] = results.map((r) => r.results) as [
     { name: string; value: number }[], AgentRow[], CounterRow[], TimelineBin[], PathRow[], RuleCount[], GroupUse[], { hash: string; text: string }[],
+    (Omit<GraceWindowRow, 'until' | 'seenSince'> & { until: number | null; seenSince: number | null })[],
   ]
   const fresh = new Map(stateRows.map((r) => [r.name, r.value]))
-  return { plan, fresh, agentRows, counts, bins, paths, rules, uses, texts }
+  // A window whose start the ledger no longer holds (a pruned version) has no end to tell: left out, the reason then names no time.
+  const graceWindows = windows.flatMap(({ until, seenSince, ...w }): GraceWindowRow[] => (typeof until === 'number' ? [{ ...w, until, seenSince: seenSince === 1 }] : []))
+  return { plan, fresh, agentRows, counts, bins, paths, rules, uses, texts, graceWindows }
 }
 
 /**
@@ -160,7 +193,7 @@ export async function getReport(db: D1Database, filter: ReportFilter, opts: GetR
   const stale = read.fresh.get('hourly_since') !== lastState.get('hourly_since') || (read.fresh.get('rolled_hour') ?? 0) < (lastState.get('rolled_hour') ?? 0)
   if (stale) read = await readAll(db, filter, read.fresh, onMeta)
   lastState = read.fresh
-  const { plan, fresh, agentRows, counts, bins, paths, rules, uses } = read
+  const { plan, fresh, agentRows, counts, bins, paths, rules, uses, graceWindows } = read
   const agents = agentRows.map(({ obeys, firstSeen: _firstSeen, ...a }): AgentInfo => ({ ...a, declaredObeys: obeys === null ? null : obeys === 1 }))
   const ledgerStart = agentRows.length > 0 ? Math.min(...agentRows.map((a) => a.firstSeen)) : null
   const coverage = describeCoverage(filter, {
@@ -169,7 +202,7 @@ export async function getReport(db: D1Database, filter: ReportFilter, opts: GetR
     otherPaths: paths.filter((p) => p.path === '' && (COUNTED_CLASSES as readonly string[]).includes(p.cls)).reduce((n, p) => n + p.requests, 0),
   })
   return buildReport({
-    filter, source: 'd1', agents, counts, paths, rules, groupUses: uses, texts: new Map(read.texts.map((t) => [t.hash, t.text])),
+    filter, source: 'd1', agents, counts, paths, rules, groupUses: uses, texts: new Map(read.texts.map((t) => [t.hash, t.text])), graceWindows,
     timeline: bins.filter((b) => b.requests > 0 || b.violations > 0), timelineBin: plan.bin, coverage,
   })
 }

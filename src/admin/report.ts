@@ -8,9 +8,9 @@
 import { compileRobotsTxt, type RobotsMatcher } from '../core/robots/index.ts'
 import { GRACE_MS, isCounted } from '../ledger/classes.ts'
 import type {
-  AgentEvidence, AgentInfo, AgentReport, CounterRow, PathCount, Report, ReportInput, SpoofReport, ViolationClass,
+  AgentEvidence, AgentInfo, AgentReport, CounterRow, GraceWindow, PathCount, Report, ReportInput, SpoofReport, ViolationClass,
 } from './types.ts'
-import { THRESHOLDS, complianceFor } from './compliance.ts'
+import { COMPLIANCE_ORDER, complianceFor, pendingEnd, THRESHOLDS } from './compliance.ts'
 
 export { GRACE_MS }
 export { MIN_JUDGED_REQUESTS, complianceFor } from './compliance.ts'
@@ -132,7 +132,10 @@ export function buildReport(input: ReportInput): Report {
     if (!restricted.has(use.agentKey) && groupRestricts(input.texts, use.robotsVersion, use.group)) restricted.add(use.agentKey)
   }
 
-  const judged = [...sides.real].map(([key, t]) => toAgentReport(key, t, info.get(key), examples.get(`real\n${key}`), restricted.has(key)))
+  const windows = new Map<string, GraceWindow[]>()
+  for (const { agentKey, ...w } of input.graceWindows ?? []) getOr(windows, agentKey, () => []).push(w)
+
+  const judged = [...sides.real].map(([key, t]) => toAgentReport(key, t, info.get(key), examples.get(`real\n${key}`), restricted.has(key), windows.get(key) ?? []))
   const agents = judged.filter((a) => a.kind !== 'tool').sort(worstFirst)
   const tools = judged.filter((a) => a.kind === 'tool').sort(worstFirst)
   const claims = (side: 'spoofed' | 'unchecked') => [...sides[side]].map(([key, t]): SpoofReport => ({
@@ -163,6 +166,7 @@ export function buildReport(input: ReportInput): Report {
       uncheckedViolations: unchecked.reduce((n, s) => n + s.violations, 0),
       ignoring: agents.filter((a) => a.verdict === 'ignores robots.txt').length,
       isolated: agents.filter((a) => a.verdict === 'isolated violations').length,
+      pending: agents.filter((a) => a.verdict === 'pending').length,
       tools: { agents: tools.length, requests: sum(tools, (a) => a.evidence.requests), violations: sum(tools, (a) => a.evidence.violations.counted) },
       truncated: false,
     },
@@ -175,7 +179,9 @@ export function buildReport(input: ReportInput): Report {
   }
 }
 
-function toAgentReport(key: string, t: Tally, agent: AgentInfo | undefined, paths: ReadonlyMap<string, number> | undefined, restricted: boolean): AgentReport {
+function toAgentReport(
+  key: string, t: Tally, agent: AgentInfo | undefined, paths: ReadonlyMap<string, number> | undefined, restricted: boolean, windows: readonly GraceWindow[],
+): AgentReport {
   const { afterFetch, staleCopy, neverFetched, grace, newHost, unclassified } = t.classes
   const evidence: AgentEvidence = {
     requests: t.requests,
@@ -190,18 +196,24 @@ function toAgentReport(key: string, t: Tally, agent: AgentInfo | undefined, path
     verifiedShare: t.requests > 0 ? t.verified / t.requests : 0,
     restricted,
     sampled: t.sampled,
+    graceWindows: [...windows].sort((a, b) => a.until - b.until || (a.host < b.host ? -1 : 1)),
+    pendingUntil: null,
+    pendingHost: null,
   }
+  const { verdict, reason } = complianceFor(evidence)
+  const end = verdict === 'pending' ? pendingEnd(evidence.graceWindows) : undefined
   return {
     agentKey: key, agentId: agent?.agentId ?? null, operator: agent?.operator ?? null, category: agent?.category ?? null,
-    kind: agent?.kind ?? null, declaredObeys: agent?.declaredObeys ?? null, ...complianceFor(evidence), evidence, lastSeen: t.lastSeen,
+    kind: agent?.kind ?? null, declaredObeys: agent?.declaredObeys ?? null, verdict, reason,
+    evidence: end === undefined ? evidence : { ...evidence, pendingUntil: end.until, pendingHost: end.host }, lastSeen: t.lastSeen,
   }
 }
 
-const RANK: Readonly<Record<string, number>> = { 'ignores robots.txt': 0, 'isolated violations': 1 }
+const excused = (a: AgentReport) => a.evidence.violations.grace + a.evidence.violations.newHost
 
 function worstFirst(a: AgentReport, b: AgentReport): number {
-  return (RANK[a.verdict] ?? 2) - (RANK[b.verdict] ?? 2) || b.evidence.violations.counted - a.evidence.violations.counted
-    || b.evidence.requests - a.evidence.requests || (a.agentKey < b.agentKey ? -1 : 1)
+  return COMPLIANCE_ORDER.indexOf(a.verdict) - COMPLIANCE_ORDER.indexOf(b.verdict) || b.evidence.violations.counted - a.evidence.violations.counted
+    || excused(b) - excused(a) || b.evidence.requests - a.evidence.requests || (a.agentKey < b.agentKey ? -1 : 1)
 }
 
 function byViolations(a: { violations: number; agents: number }, b: { violations: number; agents: number }): number {

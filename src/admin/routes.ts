@@ -11,6 +11,7 @@ import type { AdminBindings, AdminEnv } from './env.ts'
 import { registry } from '../core/agents/index.ts'
 import type { VerificationCoverage } from '../verify/coverage.ts'
 import { adminAuth } from './admin-auth.ts'
+import { ipRangeRoutes } from './ip-range-routes.ts'
 import { getStorageNotes } from '../ledger/losses.ts'
 import { getAnalyticsEngineJudgedReport } from './ae-report.ts'
 import { AnalyticsEngineQueryError, getAnalyticsEngineReport, type AnalyticsEngineSource } from './analytics-engine.ts'
@@ -170,7 +171,7 @@ export function reportRoutes<E extends AdminEnv>(host: Hono<E>, options: ReportR
       : c.text('401 Unauthorized: this page needs the robots-edge admin token. Sign in with any user name and the token as the password.\n', 401),
   }))
 
-  const notFound = (c: Context<AdminEnv>) => c.json({ error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv, /api/agents/:agent/requests, /api/verification, /api/history, /api/history/version and POST /api/impact` }, 404)
+  const notFound = (c: Context<AdminEnv>) => c.json({ error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv, /api/agents/:agent/requests, /api/verification, /api/history, /api/history/version, POST /api/impact and POST /api/ip-ranges` }, 404)
   app.use(`${REPORT_BASE}/*`, async function exactPaths(c, next) {
     if (c.req.path.endsWith('/') && c.req.path !== `${REPORT_BASE}/`) return notFound(c)
     await next()
@@ -248,6 +249,7 @@ export function reportRoutes<E extends AdminEnv>(host: Hono<E>, options: ReportR
   const coverage = options.coverage
   if (coverage) app.get(`${api}/verification`, async (c) => c.json(await coverage(c)))
   policyRoutes(app, api, now)
+  ipRangeRoutes(app, api)
   app.all(`${REPORT_BASE}/*`, notFound)
 }
 

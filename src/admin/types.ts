@@ -8,10 +8,33 @@ import type { RequestClass, VIOLATION_CLASSES } from '../ledger/classes.ts'
 export type { RequestClass }
 
 /**
- * The plain answer per agent: `ignores robots.txt` needs
- * repeated evidence; a few counted violations are `isolated violations`.
+ * The plain answer per agent, worst first: `ignores robots.txt` needs
+ * repeated evidence; a few counted violations are `isolated violations`;
+ * `pending` is an agent whose only disallowed requests fell in a 24 h grace
+ * period (RFC 9309 §2.4): not yet held against it, never cleared either.
  */
-export type AgentCompliance = 'ignores robots.txt' | 'isolated violations' | 'complies' | 'not enough data'
+export type AgentCompliance = 'ignores robots.txt' | 'isolated violations' | 'pending' | 'complies' | 'not enough data'
+
+/**
+ * A grace period one agent's disallowed requests fell in, on one host:
+ * `newHost`, the first 24 h robots-edge served the host; `grace`, the 24 h
+ * after a rule change (RFC 9309 §2.4: a cached copy may be used that long).
+ */
+export interface GraceWindow {
+  readonly host: string
+  readonly cls: 'grace' | 'newHost'
+  /** The agent's disallowed requests in it. */
+  readonly requests: number
+  /** When the window ends, in ms since the epoch: its disallowed requests on this host count from then. */
+  readonly until: number
+  /**
+   * Whether the agent made a judged request on this host after `until`, in
+   * the report's range. From `until` on, a disallowed request would have
+   * counted: a request then, with no counted violation, settles the window
+   * (a cached copy explains what came before); none, and it stays open.
+   */
+  readonly seenSince: boolean
+}
 
 /**
  * Why a disallowed request was made, as far as the ledger could tell when it
@@ -101,8 +124,15 @@ export interface Coverage {
   readonly summary: string
 }
 
+/** A GraceWindow of one agent, as the queries load it. */
+export interface GraceWindowRow extends GraceWindow {
+  readonly agentKey: string
+}
+
 /** Everything the judgment needs, loaded by src/admin/queries.ts or src/admin/analytics-engine.ts. */
 export interface ReportInput {
+  /** The grace periods behind `grace` and `newHost` counts; default none (the source cannot tell). */
+  readonly graceWindows?: readonly GraceWindowRow[]
   readonly filter: ReportFilter
   readonly source: ReportSource
   readonly agents: readonly AgentInfo[]
@@ -140,6 +170,21 @@ export interface AgentEvidence {
   readonly restricted: boolean
   /** Its requests kept as raw samples (the drill-down shows them). */
   readonly sampled: number
+  /**
+   * The grace periods its `grace` and `newHost` requests fell in, one per
+   * host and class, earliest end first. Empty when it had none, or when the
+   * source cannot tell (Analytics Engine keeps no host's first day).
+   */
+  readonly graceWindows: readonly GraceWindow[]
+  /**
+   * For a `pending` agent: when its disallowed requests start to count, in
+   * ms since the epoch like every time in the report: the earliest end of
+   * the `graceWindows` it has not been seen on since (on that window's host;
+   * `pendingHost`). Null for any other verdict, and when the source cannot tell.
+   */
+  readonly pendingUntil: number | null
+  /** The host `pendingUntil` applies to; null with it. */
+  readonly pendingHost: string | null
 }
 
 export interface AgentReport {
@@ -209,7 +254,7 @@ export interface Report {
   readonly source: ReportSource
   /** True when counts are estimates from sampled data (Analytics Engine). */
   readonly estimates: boolean
-  /** Crawlers, worst first: ignoring agents, then isolated violations, by counted violations, then the rest by requests. */
+  /** Crawlers, worst first (src/admin/compliance.ts's COMPLIANCE_ORDER), by counted violations, then pending ones by waiting requests, then by requests. */
   readonly agents: readonly AgentReport[]
   /** Generic tools (curl, python-requests, ...), judged alike and reported apart from the crawlers. */
   readonly tools: readonly AgentReport[]
@@ -230,6 +275,8 @@ export interface Report {
     readonly uncheckedViolations: number
     readonly ignoring: number
     readonly isolated: number
+    /** Crawlers whose only disallowed requests fell in a grace period. */
+    readonly pending: number
     readonly tools: { readonly agents: number; readonly requests: number; readonly violations: number }
     /** Always false: counts come from counters, which no cap cuts. Kept for readers of the first version. */
     readonly truncated: boolean

@@ -35,7 +35,8 @@ export type Recognition = 'identified' | 'declared' | 'token'
  */
 export function identify(agent: string, policy: Policy): { identity: AgentIdentity; recognition: Recognition } | null {
   const identified = identifyAgent(agent)
-  if (identified !== null) return { identity: identified, recognition: 'identified' }
+  // An unidentified client (`AgentIdentity.unidentified`) that is a bare token is what the user asked about by name.
+  if (identified !== null && (identified.unidentified !== true || !BARE_TOKEN.test(agent))) return { identity: identified, recognition: 'identified' }
   const declared = declaredBot(agent, policy)
   if (declared !== null) return { identity: declared, recognition: 'declared' }
   if (!BARE_TOKEN.test(agent)) return null

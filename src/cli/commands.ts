@@ -6,11 +6,12 @@ import { impact } from './impact.ts'
 import type { Io } from './io.ts'
 import { lint } from './lint.ts'
 import { print } from './print.ts'
+import { ranges } from './ranges.ts'
 import { report } from './report.ts'
 import { validate } from './validate.ts'
 
 /** Options every command may be given; each command lists those it reads. */
-export type OptionName = 'host' | 'env' | 'config' | 'json' | 'since' | 'until' | 'agent' | 'category' | 'url' | 'remote' | 'fix' | 'fail-on'
+export type OptionName = 'host' | 'env' | 'config' | 'json' | 'since' | 'until' | 'agent' | 'category' | 'url' | 'remote' | 'fix' | 'fail-on' | 'snapshot' | 'snapshot-file'
 
 export interface ParsedArgs {
   /** Arguments after the command name. */
@@ -20,6 +21,7 @@ export interface ParsedArgs {
     readonly since?: string | undefined; readonly until?: string | undefined; readonly agent?: string | undefined; readonly category?: string | undefined
     /** '' when given bare (report's `--url URL --remote`). */
     readonly url?: string | undefined; readonly remote?: string | undefined; readonly fix?: boolean | undefined
+    readonly snapshot?: boolean | undefined; readonly snapshotFile?: string | undefined
     readonly failOn?: string | undefined
   }
 }
@@ -113,5 +115,12 @@ export const commands: Readonly<Record<string, Command>> = {
     positionals: [1, 2],
     options: ['host', 'env', 'remote', 'url', 'json'],
     run: ({ positionals: [from = '', to], values }, io) => diff({ ...values, from, to, url: sourceUrl(values) }, io),
+  },
+  ranges: {
+    usage: '[--snapshot] [--snapshot-file FILE] [--env E] [--remote URL]',
+    summary: 'load the operators\' published IP-range lists into the local KV (or the deployed Worker\'s): live, or a dated snapshot',
+    positionals: [0, 0],
+    options: ['snapshot', 'snapshot-file', 'env', 'remote', 'url', 'json'],
+    run: ({ values }, io) => ranges({ ...values, url: sourceUrl(values) }, io),
   },
 }

@@ -22,6 +22,8 @@ export interface LedgerSourceOptions {
   readonly fetch?: typeof fetch | undefined
   /** Where `.dev.vars` is read. Default: the working directory. */
   readonly cwd?: string | undefined
+  /** The local binding the command needs: the ledger's D1 (default), or the KV of the IP ranges. */
+  readonly binding?: 'DB' | 'ROBOTS_KV' | undefined
 }
 
 export interface LedgerApi {
@@ -104,26 +106,31 @@ async function withLocalApi<T>(o: LedgerSourceOptions, use: (api: LedgerApi) => 
   // Wrangler logs to stdout ("Using secrets defined in .dev.vars"), which would corrupt --json.
   const logLevel = process.env.WRANGLER_LOG
   process.env.WRANGLER_LOG ??= 'error'
-  const proxy = await getPlatformProxy<{ DB?: { prepare(sql: string): { first(): Promise<unknown> } } }>({
+  const proxy = await getPlatformProxy<{ DB?: { prepare(sql: string): { first(): Promise<unknown> } }; ROBOTS_KV?: unknown }>({
     persist: { path: `${persistTo}/v3` }, remoteBindings: false, ...(environment ? { environment } : {}),
   }).finally(() => {
     if (logLevel === undefined) delete process.env.WRANGLER_LOG
   })
   try {
     const db = proxy.env.DB
-    if (!db) throw new CliError(`wrangler.toml has no D1 binding DB${environment ? ` in [env.${environment}]` : ''}.`)
-    const schema = await db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").first()
-    if (schema === null) {
-      throw new CliError(`the local ledger in ${persistTo} has no tables yet: run \`npm run dev\` (it applies the migrations) and send it some requests, or pass --url.`)
+    const kv = proxy.env.ROBOTS_KV
+    if (o.binding === 'ROBOTS_KV') {
+      if (!kv) throw new CliError(`wrangler.toml has no KV binding ROBOTS_KV${environment ? ` in [env.${environment}]` : ''}: add [[kv_namespaces]] with binding = "ROBOTS_KV".`)
+    } else {
+      if (!db) throw new CliError(`wrangler.toml has no D1 binding DB${environment ? ` in [env.${environment}]` : ''}.`)
+      const schema = await db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").first()
+      if (schema === null) {
+        throw new CliError(`the local ledger in ${persistTo} has no tables yet: run \`npm run dev\` (it applies the migrations) and send it some requests, or pass --url.`)
+      }
     }
     const app = (await loadRoutes()).createReportApp()
     // A token of this run only: the routes run behind the same check as in the Worker.
     const token = crypto.randomUUID()
     return await use({
-      source: `local D1 (${persistTo}${environment ? `, env ${environment}` : ''})`,
+      source: `local ${o.binding === 'ROBOTS_KV' ? 'KV' : 'D1'} (${persistTo}${environment ? `, env ${environment}` : ''})`,
       call: async (path, init) => app.request(`${API}${path}`, {
         ...init, headers: { Authorization: `Bearer ${token}`, ...(init ? { 'Content-Type': 'application/json' } : {}) },
-      }, { DB: db, ROBOTS_ADMIN_TOKEN: token }),
+      }, { ...(db ? { DB: db } : {}), ...(kv ? { ROBOTS_KV: kv } : {}), ROBOTS_ADMIN_TOKEN: token }),
     })
   } finally {
     await proxy.dispose()

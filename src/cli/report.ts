@@ -44,6 +44,8 @@ function safe(text: string | null | undefined): string {
 }
 
 const when = (ms: number | null | undefined) => (typeof ms === 'number' ? new Date(ms).toISOString().slice(0, 16).replace('T', ' ') : '-')
+/** Rounded up to the minute, as the report's reasons write it: nothing before it is still grace. */
+const from = (ms: number) => when(Math.ceil(ms / 60_000) * 60_000)
 const num = (n: number) => n.toLocaleString('en-US')
 const share = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)} %` : '-')
 
@@ -63,7 +65,8 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
 }
 
 function verdictText(a: AgentReport, style: Style): string {
-  const paint = a.verdict === 'ignores robots.txt' ? style.red : a.verdict === 'isolated violations' ? style.yellow : a.verdict === 'complies' ? style.green : style.dim
+  const paint = a.verdict === 'ignores robots.txt' ? style.red : a.verdict === 'isolated violations' ? style.yellow
+    : a.verdict === 'pending' ? style.cyan : a.verdict === 'complies' ? style.green : style.dim
   return `${paint(a.verdict)}: ${a.reason}`
 }
 
@@ -77,6 +80,15 @@ function agentTable(list: readonly AgentReport[], style: Style, io: Io): void {
   })
   const verdicts = list.map((a) => verdictText({ ...a, reason: safe(a.reason) }, style))
   for (const line of table(header, rows, new Set([3, 4, 5, 6, 8]), style, { header: 'Verdict', cells: verdicts })) io.out(line)
+}
+
+/** What `pending` means, and when the first pending agent's disallowed requests start to count (evidence.pendingUntil, not the sentence). */
+function pendingNote(list: readonly AgentReport[], style: Style, io: Io): void {
+  const pending = list.filter((a) => a.verdict === 'pending')
+  if (pending.length === 0) return
+  const ends = pending.flatMap((a) => (typeof a.evidence.pendingUntil === 'number' ? [{ until: a.evidence.pendingUntil, host: a.evidence.pendingHost }] : [])).sort((a, b) => a.until - b.until)
+  const first = ends[0] === undefined ? '' : ` The first are judged from ${from(ends[0].until)} UTC (on ${safe(ends[0].host)}).`
+  io.out(style.dim(`pending: disallowed requests only in a 24 h grace period (a host's first day, or a rule change), not held against it yet and never cleared.${first}`))
 }
 
 /** Spoofed or unchecked claims: never counted against the agent they name. */
@@ -96,6 +108,7 @@ export function printReport(doc: ReportDocument, source: string, io: Io): void {
   io.out(`${style.bold('Crawler compliance')} · ${safe(source)}${estimates} · ${when(doc.filter.since)} to ${when(doc.filter.until)} UTC`)
   const more = [
     (t.isolated ?? 0) > 0 ? `${num(t.isolated)} with isolated violations` : '',
+    (t.pending ?? 0) > 0 ? `${num(t.pending)} pending` : '',
     (t.uncheckedRequests ?? 0) > 0 ? `${num(t.uncheckedRequests)} claims not checked` : '',
     (t.tools?.requests ?? 0) > 0 ? `${num(t.tools.requests)} tool requests` : '',
   ].filter(Boolean).map((part) => ` · ${part}`).join('')
@@ -113,6 +126,7 @@ export function printReport(doc: ReportDocument, source: string, io: Io): void {
     const th = doc.thresholds
     io.out(style.dim(`ignores robots.txt: at least ${th?.repeatedAtLeast ?? 3} counted violations and ${(th?.repeatedShare ?? 0.01) * 100} % of its requests; fewer are isolated violations.`))
   }
+  pendingNote([...doc.agents, ...(doc.tools ?? [])], style, io)
   if ((doc.tools ?? []).length > 0) {
     io.out('')
     io.out(style.bold('Tools (judged alike, listed apart from the crawlers)'))
@@ -120,6 +134,11 @@ export function printReport(doc: ReportDocument, source: string, io: Io): void {
   }
   claimTable('Spoofed claims (not counted against the agent they imitate)', doc.spoofed, style, io)
   claimTable('Claims that could not be checked (not counted against the agent they name)', doc.unchecked ?? [], style, io)
+  if ((doc.unchecked ?? []).length > 0) {
+    // The report read a Worker at `source` (its origin) or the local ledger: the fix loads the lists into that Worker's KV.
+    const fix = `npx robots-edge ranges${/^https?:\/\//.test(source) ? ` --remote ${source}` : ''}`
+    io.out(style.yellow(`Their operators' IP ranges were not loaded: run \`${fix}\` to load them, and later claims are checked.`))
+  }
   if (doc.topRules.length > 0) {
     io.out('')
     io.out(style.bold('Most violated rules'))

@@ -115,6 +115,8 @@ export function assembleEdge(
   config: ConfigInput,
   deps: {
     record?: RecordFn | undefined
+    /** Whether a response waits for `record` (botGuard's `hold`). Default: never. */
+    hold?: ((c: Context) => boolean) | undefined
     verify: VerifyFn
     /** Serves /_robots and everything under it. Default: none (those paths go on like any other). */
     report?: ReportFactory | undefined
@@ -124,10 +126,10 @@ export function assembleEdge(
   },
 ): Omit<Edge, 'scheduled'> {
   const policies = createPolicies(config)
-  const { record, verify } = deps
+  const { record, verify, hold } = deps
   const ipSalt = (c: Context) => (c.env as RobotsEdgeEnv | undefined)?.IP_HASH_SALT
-  const txt = robotsTxt({ policies, onFetch: recordRobotsFetch({ record, verify, ipSalt }) })
-  const guard = botGuard({ policies, record, verify, ipSalt, log: deps.log })
+  const txt = robotsTxt({ policies, onFetch: recordRobotsFetch({ record, verify, ipSalt, hold }) })
+  const guard = botGuard({ policies, record, verify, ipSalt, hold, log: deps.log })
   const report = deps.report ? deps.report(deps.coverage ? { coverage: deps.coverage } : {}) : null
   const signals = responseSignals<AppEnv>({ policies, exclude: `${REPORT_BASE}/` })
   const serve = async (c: Context<AppEnv>, next: () => Promise<void>): Promise<Response | void> => {
@@ -193,6 +195,8 @@ export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {},
   try {
     assembled = assembleEdge(config, {
       record: options.record ?? wiring.record,
+      // While D1 is down, the ledger counts each event in KV before its response leaves.
+      ...(options.record === undefined ? { hold: wiring.holding } : {}),
       verify: options.verify ?? wiring.verify,
       report: options.report === false ? undefined : report,
       log: options.log,
@@ -209,6 +213,10 @@ export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {},
     notice(c.env)
     return edge(c, next)
   }
-  const scheduled: ScheduledFn = (_controller, env, ctx) => ctx.waitUntil(wiring.scheduled(env as RobotsEdgeEnv))
+  // wiring.scheduled catches and logs its own failures; the catch here only
+  // keeps a bug in it from turning the cron run into an unlogged "exception".
+  const scheduled: ScheduledFn = (_controller, env, ctx) => ctx.waitUntil(wiring.scheduled(env as RobotsEdgeEnv).catch((error: unknown) => {
+    console.error(`robots-edge: the cron run failed and runs again at its next time: ${error instanceof Error ? error.message : String(error)}`)
+  }))
   return { policies, middleware, scheduled }
 }

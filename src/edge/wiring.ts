@@ -12,6 +12,7 @@ import { createIpRangeLoader } from '../verify/store/ip-range-loader.ts'
 import { refreshIpRanges } from '../verify/store/ip-ranges.ts'
 import { createKeyDirectories } from '../verify/store/key-directories.ts'
 import { pruneLedger, rollUpLedger, type Deployment } from '../ledger/ledger.ts'
+import { collectHeldLosses, kvHeldStore } from '../ledger/journal.ts'
 import { collectStashedLosses, kvLossStash } from '../ledger/losses.ts'
 import { createRecorder, type Recorder } from '../ledger/recorder.ts'
 
@@ -22,7 +23,10 @@ import { createRecorder, type Recorder } from '../ledger/recorder.ts'
  * ranges loaded from KV and kept current (see storage/ip-range-loader.ts).
  */
 export interface Wiring {
+  /** Records `event`; resolves once it is durable, which during a D1 outage means counted in KV (the writing goes on in waitUntil). */
   record(event: JudgedRequest, c: Context, policy: Policy): Promise<void>
+  /** Whether the response should wait for `record`: only while D1 refuses writes. */
+  holding(): boolean
   verify(c: Context, identity: AgentIdentity): Promise<Verification>
   /** Which operators' IP ranges this isolate has loaded, fetched when, stale or not. */
   coverage(c: Context): Promise<VerificationCoverage>
@@ -38,6 +42,12 @@ const bindingsOf = (c: Context): RobotsEdgeEnv => c.env as RobotsEdgeEnv
 function deploymentOf(env: RobotsEdgeEnv): Deployment | undefined {
   const metadata = env.CF_VERSION_METADATA
   return metadata?.id ? { id: metadata.id, ...(metadata.tag ? { tag: metadata.tag } : {}) } : undefined
+}
+
+/** Both kinds of counts isolates left in KV: loss stashes, and journal entries of events they held. */
+async function collectLosses(kv: KVNamespace, db: D1Database, now: number): Promise<{ moved: number; events: number }> {
+  const [stashed, held] = [await collectStashedLosses(kv, db, now), await collectHeldLosses(kv, db, now)]
+  return { moved: stashed.moved + held.moved, events: stashed.events + held.events }
 }
 
 export function createWiring(): Wiring {
@@ -58,7 +68,7 @@ export function createWiring(): Wiring {
     recorder ??= createRecorder(() => db!, {
       // Without a `hosts` list, every host a request names could add rows: the ledger stores a bounded number.
       ...(policy.config.hosts === undefined ? { hosts: createHostGate() } : {}),
-      ...(kv ? { stash: kvLossStash(kv) } : {}),
+      ...(kv ? { stash: kvLossStash(kv), held: kvHeldStore(kv) } : {}),
       // Analytics Engine points are written once D1 has classified the batch, with its classes.
       analytics: () => analytics,
     })
@@ -80,8 +90,17 @@ export function createWiring(): Wiring {
       // The report re-reads each version's text to judge rule changes; the history names the deployment.
       r.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time, deployment: deploymentOf(env) })
       r.record(event)
-      await r.flush()
+      const flushing = r.flush()
+      if (!r.outage) return flushing
+      try {
+        c.executionCtx.waitUntil(flushing)
+      } catch {
+        // No execution context (a unit test calling app.request): the promise still runs.
+      }
+      await r.held()
     },
+
+    holding: () => recorder?.outage === true,
 
     async verify(c, identity) {
       const kv = kvOf(bindingsOf(c))
@@ -101,30 +120,50 @@ export function createWiring(): Wiring {
       return verifyClaim(identity.id, ip, cf, ranges)
     },
 
-    coverage: (c) => readCoverage(c.env),
+    coverage: (c) => readCoverage(c.env, c.req.url),
 
     async scheduled(env, now = Date.now()) {
-      // A Worker without one of the bindings has that feature off (said once, on the first request).
-      const kv = kvOf(env)
-      const database = d1Of(env)
-      const missing = (binding: string) => Promise.reject(new Error(`no ${binding} binding`))
-      // Roll the hourly counters up first: pruning keeps hourly rows until they are.
-      const ledger = async (d: D1Database) => ({ rollUp: await rollUpLedger(d, { now }), ...(await pruneLedger(d, { now })) })
-      const [refresh, prune, losses] = await Promise.allSettled([
-        kv ? refreshIpRanges(kv) : missing('ROBOTS_KV'),
-        database ? ledger(database) : missing('DB'),
-        // Losses stashed in KV by isolates that stopped before D1 was back.
-        kv && database ? collectStashedLosses(kv, database, now) : missing(kv ? 'DB' : 'ROBOTS_KV'),
-        // This isolate's own backlog, should D1 have come back while no request came.
-        recorder?.flush(),
-      ])
-      const failed = refresh.status === 'fulfilled' ? refresh.value.filter((r) => !r.ok) : []
-      console.log(JSON.stringify({
-        robotsEdge: 'cron',
-        ipRanges: refresh.status === 'fulfilled' ? { lists: refresh.value.length, failed: failed.map((f) => ({ url: f.url, error: f.error })) } : String(refresh.reason),
-        prune: prune.status === 'fulfilled' ? prune.value : String(prune.reason),
-        losses: losses.status === 'fulfilled' ? losses.value : String(losses.reason),
-      }))
+      // Never throws: a cron run that throws is only "exception" in the
+      // dashboard, with the other tasks' results lost. Each task's failure is
+      // caught and named in the run's one log line; a list that could not be
+      // fetched keeps its stored copy and is fetched again on the next run.
+      try {
+        // A Worker without one of the bindings has that feature off (said once, on the first request).
+        const kv = kvOf(env)
+        const database = d1Of(env)
+        const missing = (binding: string) => Promise.reject(new Error(`no ${binding} binding`))
+        // Roll the hourly counters up first: pruning keeps hourly rows until they are.
+        const ledger = async (d: D1Database) => ({ rollUp: await rollUpLedger(d, { now }), ...(await pruneLedger(d, { now })) })
+        const [refresh, prune, losses] = await Promise.allSettled([
+          settle(() => (kv ? refreshIpRanges(kv) : missing('ROBOTS_KV'))),
+          settle(() => (database ? ledger(database) : missing('DB'))),
+          // Losses stashed in KV by isolates that stopped before D1 was back.
+          settle(() => (kv && database ? collectLosses(kv, database, now) : missing(kv ? 'DB' : 'ROBOTS_KV'))),
+          // This isolate's own backlog, should D1 have come back while no request came.
+          settle(() => recorder?.flush()),
+        ])
+        const failed = refresh.status === 'fulfilled' ? refresh.value.filter((r) => !r.ok) : []
+        const anyFailed = failed.length > 0 || [refresh, prune, losses].some((r) => r.status === 'rejected')
+        console.log(JSON.stringify({
+          robotsEdge: 'cron',
+          ipRanges: refresh.status === 'fulfilled' ? { lists: refresh.value.length, failed: failed.map((f) => ({ url: f.url, error: f.error })) } : reasonOf(refresh.reason),
+          prune: prune.status === 'fulfilled' ? prune.value : reasonOf(prune.reason),
+          losses: losses.status === 'fulfilled' ? losses.value : reasonOf(losses.reason),
+          ...(anyFailed ? { retry: 'next run' } : {}),
+        }))
+      } catch (error) {
+        console.log(JSON.stringify({ robotsEdge: 'cron', error: reasonOf(error), retry: 'next run' }))
+      }
     },
   }
+}
+
+/** Runs `task`, turning a synchronous throw into a rejection, so Promise.allSettled sees every failure. */
+async function settle<T>(task: () => T | Promise<T>): Promise<T> {
+  return task()
+}
+
+// As the cron's log line has always written a failure: "Error: no DB binding".
+function reasonOf(reason: unknown): string {
+  return String(reason)
 }

@@ -2,7 +2,8 @@
  * The recorder's memory: events waiting for D1, bounded in count and in
  * bytes, and the count of those it had to drop, kept as one open episode
  * until D1 has it. Plain data and arithmetic, no I/O and no Workers types,
- * so the load test can size the backlog exactly as the Worker does.
+ * so the load test can size the backlog exactly as the Worker does, and the
+ * tests in Node read what isolates leave in KV by the same names.
  */
 import type { JudgedRequest } from '../core/events.ts'
 
@@ -28,6 +29,19 @@ export interface LossStash extends LossEpisode {
   /** When the isolate last wrote it, ms since the epoch. */
   readonly updated: number
 }
+
+/** Prefix of the KV keys holding stashes; one key per isolate and episode. */
+export const LOSS_STASH_PREFIX = 'ledger-losses:v1:'
+
+/**
+ * A stash not updated for this long belongs to an isolate that has stopped
+ * (a live isolate in an outage rewrites it every few seconds, and removes it
+ * once its loss is in D1), so the cron counts what it held as lost.
+ */
+export const STALE_STASH_MS = 15 * 60_000
+
+/** Prefix of the KV keys holding journal entries: `<prefix><isolate>~<sequence>`. */
+export const HELD_PREFIX = 'ledger-held:v1:'
 
 /** The recorder's default bounds on what it holds in memory: an isolate has 128 MB for everything. */
 export const BACKLOG_LIMITS = { events: 20_000, bytes: 8 * 1024 * 1024 } as const
@@ -88,6 +102,11 @@ export class Backlog {
     this.settle(batch)
   }
 
+  /** The events waiting (not those being written), oldest first. */
+  waiting(): readonly JudgedRequest[] {
+    return this.events
+  }
+
   /** Times of the oldest and newest event waiting, if any. */
   span(): { from: number; to: number } | undefined {
     const first = this.events[0]
@@ -110,6 +129,8 @@ export class Episode {
   stashedAt = 0
   /** Whether a write failed in this episode (and the failure was logged). */
   failing = false
+  /** Whether events were dropped in this episode (and that was logged). */
+  dropping = false
 
   constructor(readonly id: string, readonly since: number) {}
 
@@ -126,11 +147,11 @@ export class Episode {
     return { id: this.id, from: this.from, to: this.to, events: this.events }
   }
 
-  /** The stash: dropped events plus those still held, over both spans. */
-  stash(backlog: Backlog, now: number): LossStash {
+  /** The stash: dropped events plus those still held (`held`: unless a journal counts them), over both spans. */
+  stash(backlog: Backlog, now: number, held = backlog.held): LossStash {
     const span = backlog.span()
     const from = Math.min(this.from, span?.from ?? Number.POSITIVE_INFINITY, this.since)
     const to = Math.max(this.to, span?.to ?? Number.NEGATIVE_INFINITY, from)
-    return { id: this.id, from, to, events: this.events, held: backlog.held, updated: now }
+    return { id: this.id, from, to, events: this.events, held, updated: now }
   }
 }

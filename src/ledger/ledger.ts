@@ -36,6 +36,8 @@ export interface WriteEventsOptions {
    * (src/ledger/analytics-engine.ts). Default: nowhere.
    */
   analytics?: AnalyticsEngineDataset | undefined
+  /** More statements committed in the same transaction as the events (the recorder's journal retirements). Default: none. */
+  also?: readonly D1PreparedStatement[] | undefined
 }
 
 /** A random id, unique per agent, host and millisecond (the raw table's key): 52 bits. */
@@ -134,10 +136,10 @@ export async function writeEvents(db: D1Database, events: readonly JudgedRequest
     statements.push(...prepared.statements)
     if (opts.analytics) classQueries.push(db.prepare(SELECT_CLASSES).bind(prepared.facts))
   }
-  const results = await db.batch([...statements, ...classQueries])
+  const results = await db.batch([...statements, ...classQueries, ...(opts.also ?? [])])
   for (const k of hourly) noteSpent(((results[k]?.results ?? []) as { spent: string | null }[]).map((r) => r.spent), budget)
   if (opts.analytics) {
-    const decided = results.slice(statements.length).map((r) => new Map((r.results as { i: number; cls: RequestClass }[]).map((row) => [row.i, row.cls])))
+    const decided = results.slice(statements.length, statements.length + classQueries.length).map((r) => new Map((r.results as { i: number; cls: RequestClass }[]).map((row) => [row.i, row.cls])))
     const classes = chunks.flatMap((chunk, k) => chunk.map((e, i) => decided[k]?.get(i) ?? toFact(e, null).c ?? 'unclassified'))
     writeToAnalyticsEngine(opts.analytics, events, classes)
   }

@@ -6,10 +6,11 @@
  * first. The report reads it back as "N events could not be stored between
  * T1 and T2".
  */
-import type { Loss, LossEpisode, LossStash } from './backlog.ts'
+import { LOSS_STASH_PREFIX, STALE_STASH_MS, type Loss, type LossEpisode, type LossStash } from './backlog.ts'
 import { readHostCap, type HostCapNote } from './hosts.ts'
 
 export type { Loss, LossEpisode, LossStash }
+export { LOSS_STASH_PREFIX, STALE_STASH_MS }
 
 /** Where the recorder parks a loss while D1 is down. */
 export interface LossStashStore {
@@ -17,15 +18,6 @@ export interface LossStashStore {
   remove(id: string): Promise<void>
 }
 
-/** Prefix of the KV keys holding stashes; one key per isolate and episode. */
-export const LOSS_STASH_PREFIX = 'ledger-losses:v1:'
-
-/**
- * A stash not updated for this long belongs to an isolate that has stopped
- * (a live isolate in an outage rewrites it every few seconds, and removes it
- * once its loss is in D1), so the cron counts what it held as lost.
- */
-export const STALE_STASH_MS = 15 * 60_000
 
 /** Losses whose spans lie closer than this are shown as one (one outage, seen by several isolates). */
 const MERGE_GAP_MS = 5 * 60_000
@@ -97,25 +89,30 @@ function parseStash(text: string | null): LossStash | null {
 export async function collectStashedLosses(kv: KVNamespace, db: D1Database, now: number): Promise<{ moved: number; events: number }> {
   let moved = 0
   let events = 0
+  await eachKey(kv, LOSS_STASH_PREFIX, async (key) => {
+    const stash = parseStash(await kv.get(key.name))
+    if (stash !== null && now - stash.updated < STALE_STASH_MS) return
+    if (stash !== null && stash.events + stash.held > 0) {
+      const written = await db
+        .prepare('INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING')
+        .bind(stash.id, Math.trunc(stash.from), Math.trunc(stash.to), stash.events + stash.held, Math.trunc(now))
+        .run()
+      if (written.meta.changes > 0) events += stash.events + stash.held
+    }
+    await kv.delete(key.name)
+    moved++
+  })
+  return { moved, events }
+}
+
+/** Calls `fn` for each key under `prefix`, page by page. */
+export async function eachKey<M>(kv: KVNamespace, prefix: string, fn: (key: KVNamespaceListKey<M>) => Promise<void>): Promise<void> {
   let cursor: string | undefined
   do {
-    const page = await kv.list({ prefix: LOSS_STASH_PREFIX, ...(cursor === undefined ? {} : { cursor }) })
-    for (const key of page.keys) {
-      const stash = parseStash(await kv.get(key.name))
-      if (stash !== null && now - stash.updated < STALE_STASH_MS) continue
-      if (stash !== null && stash.events + stash.held > 0) {
-        const written = await db
-          .prepare('INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING')
-          .bind(stash.id, Math.trunc(stash.from), Math.trunc(stash.to), stash.events + stash.held, Math.trunc(now))
-          .run()
-        if (written.meta.changes > 0) events += stash.events + stash.held
-      }
-      await kv.delete(key.name)
-      moved++
-    }
+    const page = await kv.list<M>({ prefix, ...(cursor === undefined ? {} : { cursor }) })
+    for (const key of page.keys) await fn(key)
     cursor = page.list_complete ? undefined : page.cursor
   } while (cursor !== undefined)
-  return { moved, events }
 }
 
 /** What the report says about the ledger itself, next to the counts it shows. */

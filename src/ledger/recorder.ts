@@ -4,12 +4,15 @@
  * with the robots.txt versions they refer to. When D1 fails, nothing is lost
  * unseen: failed batches are retried with backoff, held in a bounded backlog
  * across requests, and only dropped (and counted, see losses.ts) when that
- * backlog is full.
+ * backlog is full. Should the isolate die meanwhile (evicted, crashed), what
+ * it held is not lost unseen either: during an outage each event is counted
+ * in KV before it is held (journal.ts, which states the bound).
  */
 import type { JudgedRequest } from '../core/events.ts'
 import { Backlog, BACKLOG_LIMITS, Episode } from './backlog.ts'
 import { classify, RetryLater } from './failures.ts'
 import type { HostGate } from './hosts.ts'
+import { Journal, type HeldStore } from './journal.ts'
 import { recordRobotsVersion, writeEvents } from './ledger.ts'
 import { recordLoss, type LossStashStore } from './losses.ts'
 import type { Deployment } from './versions.ts'
@@ -54,6 +57,14 @@ export interface Recorder {
   flush(): Promise<void>
   /** Resolves once nothing is buffered or being written, or once a flush ends with D1 refusing writes (for tests and scripts, within one context). */
   settled(): Promise<void>
+  /**
+   * Resolves once every event recorded so far during an outage is durable
+   * (KV acknowledged its journal entry, see journal.ts), or at once when
+   * D1 takes writes or there is no `held` store. Never rejects.
+   */
+  held(): Promise<void>
+  /** Whether D1 is refusing writes: events are journaled in `held` before they are held. */
+  readonly outage: boolean
   readonly stats: RecorderStats
 }
 
@@ -71,6 +82,8 @@ export interface RecorderOptions {
   retryMs?: readonly [number, number]
   /** Keeps the count of dropped events in KV while D1 is down. Default: none (the count waits in memory). */
   stash?: LossStashStore
+  /** Where events held during an outage are counted before they are held, so that an isolate that dies loses none unseen (journal.ts). Default: none. */
+  held?: HeldStore
   /** Caps the distinct hosts stored (config without `hosts`). Default: none. */
   hosts?: HostGate
   /** Where the one message per outage goes (its start, then its end). Default console.error. */
@@ -109,7 +122,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * the number of requests in between.
  *
  * @example
- * const recorder = createRecorder(() => env.DB, { stash: kvLossStash(env.ROBOTS_KV) })
+ * const recorder = createRecorder(() => env.DB, { stash: kvLossStash(env.ROBOTS_KV), held: kvHeldStore(env.ROBOTS_KV) })
  * // in the guard, after judging:
  * recorder.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time })
  * recorder.record(event)
@@ -130,6 +143,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
   let writer: { since: number; batch: JudgedRequest[] } | null = null
   const versions = new Map<string, RobotsVersion>()
   const storedVersions = new Set<string>()
+  const journal = opts.held ? new Journal(opts.held, () => (isolate ??= crypto.randomUUID().slice(0, 8)), now) : null
   const stats = { recorded: 0, written: 0, failures: 0, dropped: 0, get buffered() { return backlog.held } }
 
   const complaints = new Set<string>()
@@ -142,12 +156,14 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
 
   const open = (): Episode => (episode ??= new Episode(`${(isolate ??= crypto.randomUUID().slice(0, 8))}-${++episodes}`, now()))
 
-  function drop(events: readonly JudgedRequest[], why: string): void {
+  /** `journaled`: the journal counted them already; otherwise it counts those it journaled, and the episode the rest. */
+  function drop(events: readonly JudgedRequest[], why: string, journaled = false): void {
     if (events.length === 0) return
     stats.dropped += events.length
     const e = open()
-    if (e.events === 0) log(`robots-edge ledger: dropping events (${why}); each one is counted and reported as not stored`)
-    e.drop(events.map((event) => event.time))
+    if (!e.dropping) log(`robots-edge ledger: dropping events (${why}); each one is counted and reported as not stored`)
+    e.dropping = true
+    if (!journaled) e.drop((journal?.settle(events) ?? events).map((event) => event.time))
   }
 
   /** One attempt: the host gate, pending versions, then the batch. Throws RetryLater. */
@@ -165,7 +181,12 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     if (opts.hosts) {
       try {
         placed = await opts.hosts.place(db, new Set([...batch.map((e) => e.host), ...pending.map(([, v]) => v.host)]), now())
-        events = batch.map((e) => (placed!.get(e.host) === e.host ? e : { ...e, host: placed!.get(e.host)! }))
+        events = batch.map((e) => {
+          if (placed!.get(e.host) === e.host) return e
+          const copy = { ...e, host: placed!.get(e.host)! }
+          journal?.alias(e, copy)
+          return copy
+        })
       } catch (error) {
         if (classify(error) === 'retry') throw new RetryLater(batch, error)
         // No ledger_hosts table (migration 0010 not applied): store under the hosts as they are.
@@ -195,7 +216,9 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     while (parts.length > 0) {
       const part = parts.shift()!
       try {
-        stats.written += await writeEvents(db, part, { analytics: opts.analytics?.() })
+        // The journal's entries learn, in the same transaction, how many of theirs D1 now holds.
+        stats.written += await writeEvents(db, part, { analytics: opts.analytics?.(), also: journal?.retirements(db, part) })
+        journal?.settle(part)
       } catch (error) {
         const failure = classify(error)
         if (failure === 'retry') throw new RetryLater([part, ...parts].flat(), error)
@@ -207,6 +230,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
 
   /** After a write D1 took: the outage's end logged, the loss count to D1, the stash removed. */
   async function recover(): Promise<void> {
+    await journal?.retire(getDb()).catch(() => {}) // retried after the next write D1 takes
     const e = episode
     if (e === null) return
     if (e.failing) {
@@ -230,7 +254,8 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     const e = episode
     if (e === null || opts.stash === undefined || (!force && now() - e.stashedAt < STASH_EVERY_MS)) return
     e.stashedAt = now()
-    await opts.stash.put(e.stash(backlog, e.stashedAt)).catch(() => {})
+    // With a journal, the held events are counted in their entries.
+    await opts.stash.put(e.stash(backlog, e.stashedAt, journal ? 0 : backlog.held)).catch(() => {})
   }
 
   /**
@@ -266,7 +291,11 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
         ok = false
         stats.failures++
         const e = open()
-        if (!e.failing) log(`robots-edge ledger: D1 refuses writes; holding up to ${backlog.maxEvents} events in memory and retrying (one message per outage)`, retry.reason)
+        if (!e.failing) {
+          log(`robots-edge ledger: D1 refuses writes; holding up to ${backlog.maxEvents} events in memory and retrying (one message per outage)`, retry.reason)
+          // From now on each event is journaled before it is held; those held already, at once.
+          if (journal) for (const event of backlog.waiting()) journal.note(event, true)
+        }
         e.failing = true
       }
       me.batch = []
@@ -277,6 +306,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
         if (backlog.length === 0 && versions.size === 0) break
         if (backlog.length < GATHER_BELOW) await sleep(GATHER_MS)
       } else {
+        await journal?.sync()
         await stash(false)
         if (now() - started + delay > maxDrainMs) break
         await backoff(delay)
@@ -302,6 +332,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     // timers (gathering, backoff) run in the writer's own context. The drain
     // is bounded in time to stay within waitUntil's limit; past it, the next
     // request to flush takes over.
+    await held()
     if (backlog.length === 0 && versions.size === 0) return
     const t = now()
     if (writer !== null) {
@@ -321,8 +352,11 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
   }
 
   function record(event: JudgedRequest): void {
-    if (!backlog.push(event)) {
-      drop([event], `the backlog is full (${backlog.maxEvents} events or ${backlog.maxBytes >> 20} MiB)`)
+    const pushed = backlog.push(event)
+    const journaled = journal !== null && episode?.failing === true
+    if (journaled) journal.note(event, pushed)
+    if (!pushed) {
+      drop([event], `the backlog is full (${backlog.maxEvents} events or ${backlog.maxBytes >> 20} MiB)`, journaled)
       return
     }
     stats.recorded++
@@ -337,6 +371,11 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     if (versions.size < MAX_VERSIONS) versions.set(key, version)
   }
 
+  // With nothing counted since the last sync (always, while D1 takes writes), no KV write.
+  async function held(): Promise<void> {
+    await journal?.sync()
+  }
+
   async function settled(): Promise<void> {
     for (;;) {
       if (writer !== null) await sleep(5)
@@ -349,5 +388,10 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     }
   }
 
-  return { record, recordVersion, flush, settled, stats }
+  return {
+    record, recordVersion, flush, settled, held, stats,
+    get outage() {
+      return episode?.failing === true
+    },
+  }
 }

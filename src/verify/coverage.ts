@@ -3,8 +3,9 @@ import { registry, type AgentEntry } from '../core/agents/index.ts'
 /**
  * Verification coverage per operator: which of its published
  * IP-range lists this Worker has loaded, when the cron fetched each, and
- * whether that copy is stale. A claim checked against a missing list is
- * `unknown`; the report and the dashboard say so in a plain sentence.
+ * whether that copy is stale or the package's dated snapshot. A claim
+ * checked against a missing list is `unknown`; the report and the dashboard
+ * say so in a plain sentence that names the command that fixes it.
  */
 
 const HOUR = 3_600_000
@@ -27,6 +28,8 @@ export interface ListCoverage {
   readonly stale: boolean
   /** Why the last refresh could not fetch it, if it could not. */
   readonly error: string | null
+  /** Where the loaded copy came from: the operator's URL (`live`) or the package's dated `snapshot`; null when not loaded. */
+  readonly source: 'live' | 'snapshot' | null
 }
 
 /** `ok`: every list loaded and fresh. `stale`: loaded, but some copy is old. `partial`: some list missing. `missing`: none loaded. */
@@ -40,6 +43,8 @@ export interface OperatorCoverage {
   readonly lists: readonly ListCoverage[]
   /** A plain sentence for the dashboard's banner; null when all is well. */
   readonly message: string | null
+  /** The command that fixes what `message` says (it names it too); null when all is well. */
+  readonly fix: string | null
 }
 
 export interface VerificationCoverage {
@@ -52,6 +57,8 @@ export interface VerificationCoverage {
   readonly staleAfterMs: number
   /** Why the last read from KV failed or was incomplete, if it did. */
   readonly error: string | null
+  /** The command that loads the lists into this Worker's KV now, e.g. `npx robots-edge ranges`. */
+  readonly fix: string
   readonly operators: readonly OperatorCoverage[]
 }
 
@@ -62,7 +69,7 @@ export interface VerificationCoverage {
  */
 export interface LoadedRanges {
   readonly ranges: ReadonlyMap<string, { readonly size: number }>
-  readonly metadata: ReadonlyMap<string, { readonly fetchedAt: number; readonly count: number }>
+  readonly metadata: ReadonlyMap<string, { readonly fetchedAt: number; readonly count: number; readonly source?: 'live' | 'snapshot' }>
   readonly index: { readonly updatedAt: number; readonly failures: readonly { readonly url: string; readonly error: string }[] } | null
   readonly loadedAt: number | null
   readonly error: string | null
@@ -96,22 +103,52 @@ function age(ms: number): string {
   return hours < 48 ? `${hours} hours` : `${Math.floor(hours / 24)} days`
 }
 
-function messageFor(operator: string, status: CoverageStatus, lists: readonly ListCoverage[], now: number): string | null {
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+
+/** The command that loads the lists, as `robots-edge ranges` takes it. */
+export const LOAD_COMMAND = 'npx robots-edge ranges'
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/**
+ * The command that loads the lists into the KV of the Worker answering
+ * `url`: the local KV for a Worker on this machine (`npm run dev`), the
+ * deployed one through its admin API otherwise.
+ *
+ * @example
+ * loadCommandFor('https://example.com/_robots/api/verification') // → 'npx robots-edge ranges --remote https://example.com'
+ */
+export function loadCommandFor(url: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return LOAD_COMMAND
+  }
+  return LOCAL_HOSTS.has(parsed.hostname) ? LOAD_COMMAND : `${LOAD_COMMAND} --remote ${parsed.origin}`
+}
+
+function messageFor(operator: string, status: CoverageStatus, lists: readonly ListCoverage[], now: number, fix: string): string | null {
   const who = possessive(operator)
+  const run = `Run \`${fix}\``
+  const snapshots = lists.filter((l) => l.source === 'snapshot' && l.fetchedAt !== null)
+  const dates = [...new Set(snapshots.map((l) => day(l.fetchedAt!)))].sort().join(', ')
   switch (status) {
     case 'ok':
-      return null
+      if (snapshots.length === 0) return null
+      break
     case 'missing':
-      return `${who} IP ranges are not loaded: claims to be ${who} crawlers cannot be checked`
+      return `${who} IP ranges are not loaded: claims to be ${who} crawlers cannot be checked. ${run} to load them.`
     case 'partial': {
       const missing = lists.filter((l) => !l.loaded).map((l) => fileOf(l.url))
-      return `Some of ${who} IP ranges are not loaded (${missing.join(', ')}): claims they would settle cannot be checked`
+      const copies = snapshots.length > 0 ? ` The loaded ones come from the snapshot of ${dates}, not the live lists.` : ''
+      return `Some of ${who} IP ranges are not loaded (${missing.join(', ')}): claims they would settle cannot be checked.${copies} ${run} to load them.`
     }
-    case 'stale': {
-      const oldest = Math.min(...lists.map((l) => l.fetchedAt ?? now))
-      return `${who} IP ranges are stale (fetched ${age(now - oldest)} ago): claims to be ${who} crawlers are checked against an old copy`
-    }
+    case 'stale':
+      if (snapshots.length > 0) break
+      return `${who} IP ranges are stale (fetched ${age(now - Math.min(...lists.map((l) => l.fetchedAt ?? now)))} ago): claims to be ${who} crawlers are checked against an old copy. ${run} to load fresh copies; the cron's log line says why its hourly refresh failed.`
   }
+  // Loaded, but from the dated snapshot the package ships, not the operator's site.
+  return `${who} IP ranges come from the snapshot of ${dates}, not the live lists: claims are checked against that copy. ${run} where the operators' sites are reachable to load the live lists.`
 }
 
 /**
@@ -120,9 +157,9 @@ function messageFor(operator: string, status: CoverageStatus, lists: readonly Li
  *
  * @example
  * verificationCoverage(loader.snapshot(), Date.now()).operators.find((o) => o.operator === 'Google')?.message
- * // → "Google's IP ranges are not loaded: claims to be Google's crawlers cannot be checked"
+ * // → "Google's IP ranges are not loaded: claims to be Google's crawlers cannot be checked. Run `npx robots-edge ranges` to load them."
  */
-export function verificationCoverage(snapshot: LoadedRanges, now: number, staleAfterMs: number = STALE_AFTER_MS): VerificationCoverage {
+export function verificationCoverage(snapshot: LoadedRanges, now: number, staleAfterMs: number = STALE_AFTER_MS, fix: string = LOAD_COMMAND): VerificationCoverage {
   const failures = new Map((snapshot.index?.failures ?? []).map((f) => [f.url, f.error]))
   const operators: OperatorCoverage[] = []
   for (const [operator, { agents, urls }] of OPERATORS) {
@@ -137,11 +174,13 @@ export function verificationCoverage(snapshot: LoadedRanges, now: number, staleA
         entries: loaded ? (snapshot.metadata.get(url)?.count ?? null) : null,
         stale: fetchedAt !== null && now - fetchedAt > staleAfterMs,
         error: failures.get(url) ?? null,
+        source: loaded ? (snapshot.metadata.get(url)?.source ?? 'live') : null,
       }
     })
     const loaded = lists.filter((l) => l.loaded).length
     const status: CoverageStatus = loaded === 0 ? 'missing' : loaded < lists.length ? 'partial' : lists.some((l) => l.stale) ? 'stale' : 'ok'
-    operators.push({ operator, agents, status, lists, message: messageFor(operator, status, lists, now) })
+    const message = messageFor(operator, status, lists, now, fix)
+    operators.push({ operator, agents, status, lists, message, fix: message === null ? null : fix })
   }
   return {
     time: now,
@@ -149,6 +188,7 @@ export function verificationCoverage(snapshot: LoadedRanges, now: number, staleA
     loadedAt: snapshot.loadedAt,
     staleAfterMs,
     error: snapshot.error,
+    fix,
     operators,
   }
 }

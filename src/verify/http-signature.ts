@@ -73,7 +73,7 @@ function componentValue(request: Request, url: URL, name: string, params: Readon
   if (typeof key !== 'string') throw new SignatureBaseError('key is a string (§2.1.2)')
   let member
   try {
-    member = parseDictionary(value).get(key)
+    member = parseDictionary(value, { refuseDuplicates: true }).get(key)
   } catch {
     throw new SignatureBaseError(`${name} is not a Dictionary`)
   }

@@ -128,8 +128,13 @@ export async function importDirectoryKey(key: DirectoryKey): Promise<CryptoKey |
   }
 }
 
-/** Why no key could be had from a directory: discovery failed (§"Discovery Failure"), which says nothing about the signer. */
-export type DirectoryFailure = 'timeout' | 'redirect' | 'http-status' | 'too-large' | 'not-a-directory' | 'network' | 'busy'
+/**
+ * Why no key could be had from a directory: discovery failed (§"Discovery
+ * Failure"), which says nothing about the signer; except `private-address`,
+ * a host that resolved to an address this process must not fetch from
+ * (§"Server-Side Request Forgery"), which the verifier reads as a bad `Signature-Agent`.
+ */
+export type DirectoryFailure = 'timeout' | 'redirect' | 'http-status' | 'too-large' | 'not-a-directory' | 'network' | 'busy' | 'private-address'
 
 export type KeyLookup =
   | { readonly status: 'found'; readonly key: CryptoKey; readonly nbf?: number; readonly exp?: number }

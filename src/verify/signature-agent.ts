@@ -16,6 +16,9 @@ export type SignatureAgentProblem =
 
 export type SignatureAgentValue = { readonly ok: true; readonly origin: string } | { readonly ok: false; readonly problem: SignatureAgentProblem }
 
+/** A signed header is read one way only: duplicate keys refused (see ParseOptions.refuseDuplicates). */
+const STRICT = { refuseDuplicates: true }
+
 /** Longest header value read; a directory origin is far shorter. */
 const MAX_HEADER = 4096
 
@@ -32,7 +35,7 @@ const MAX_HEADER = 4096
 export function signatureAgentOrigin(header: string, key: string | undefined): SignatureAgentValue {
   if (header.length > MAX_HEADER) return BAD
   try {
-    const item = key === undefined ? parseItem(header) : parseDictionary(header).get(key)
+    const item = key === undefined ? parseItem(header, STRICT) : parseDictionary(header, STRICT).get(key)
     if (item === undefined || isInnerList(item) || typeof item[0] !== 'string') return BAD
     // §"Key Distribution and Discovery": "When `type` is absent, its value is `directory`"; a verifier ignores types it does not support.
     const type = item[1].get('type')
@@ -47,13 +50,15 @@ export function signatureAgentOrigin(header: string, key: string | undefined): S
 const BAD: SignatureAgentValue = Object.freeze({ ok: false, problem: 'bad-signature-agent' })
 
 /**
- * The ASCII origin (`https://host[:port]`) a `directory` member names, or null
+ * The ASCII origin (`https://host`) a `directory` member names, or null
  * when it is not one this Worker may fetch. §"Key Distribution and Discovery": the value "MUST be the ASCII
  * serialization of an origin" (an empty path `/` may be accepted) and https;
- * §"Server-Side Request Forgery": no fetch to loopback, private or link-local addresses. Host
- * names are not resolved here, so every IP literal is refused (an operator
- * publishes its directory under a name) along with names that only resolve
- * inside a network (`localhost`, `.local`, `.internal`, single labels).
+ * §"Server-Side Request Forgery": no fetch to loopback, private or link-local
+ * addresses, and none to a port but 443. Host names are not resolved here
+ * (in Node, the fetch checks each address it connects to:
+ * storage/node-directory-fetch.ts), so every IP literal is refused (an
+ * operator publishes its directory under a name) along with names that only
+ * resolve inside a network (`localhost`, `.local`, `.internal`, single labels).
  */
 export function directoryOrigin(value: string): string | null {
   let url: URL
@@ -64,6 +69,10 @@ export function directoryOrigin(value: string): string | null {
   }
   if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return null
   if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#')) return null
+  // https's default port only (the URL parser drops an explicit `:443`): an
+  // operator publishes its directory on the web's port, and any other port
+  // would let a client aim this Worker at whatever listens there.
+  if (url.port !== '') return null
   return isPublicHostName(url.hostname) ? url.origin : null
 }
 

@@ -75,8 +75,9 @@ export async function verifySignedRequest(request: Request, options: SignedReque
   let signatures: Dictionary
   let url: URL
   try {
-    inputs = parseDictionary(input)
-    signatures = parseDictionary(signature)
+    // Duplicates refused: see ParseOptions.refuseDuplicates.
+    inputs = parseDictionary(input, { refuseDuplicates: true })
+    signatures = parseDictionary(signature, { refuseDuplicates: true })
     url = new URL(request.url)
   } catch {
     return { status: 'invalid', reason: 'malformed' }
@@ -115,7 +116,8 @@ async function verifyLabel(request: Request, url: URL, label: string, input: Inn
   const found = await options.resolveKey(directory, checked.keyId)
   if (found.status === 'absent') return { status: 'invalid', reason: 'unknown-key', directory }
   if (found.status === 'unsupported') return { status: 'unverifiable', reason: 'unsupported', directory }
-  if (found.status === 'failed') return { status: 'unverifiable', reason: found.reason, directory }
+  // A name that resolves to a private address is refused as an IP literal is (signature-agent.ts).
+  if (found.status === 'failed') return found.reason === 'private-address' ? { status: 'invalid', reason: 'bad-signature-agent', directory } : { status: 'unverifiable', reason: found.reason, directory }
   if ((found.nbf !== undefined && found.nbf > now + skew) || (found.exp !== undefined && found.exp < now - skew)) return { status: 'invalid', reason: 'key-expired', directory }
   if (!(await verifyEd25519(found.key, bytes[0], base))) return { status: 'invalid', reason: 'bad-signature', directory }
   return { status: 'valid', directory, keyId: checked.keyId, label }

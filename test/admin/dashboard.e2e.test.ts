@@ -148,6 +148,13 @@ describe('the dashboard in Chromium', () => {
     await expect.poll(() => page.locator('#agents tbody tr', { hasText: 'bingbot' }).textContent()).toContain('ignores robots.txt')
     // Googlebot's two disallowed requests in 26 are isolated, and the page states the rule.
     await expect.poll(() => page.locator('#agents tbody tr', { hasText: 'googlebot' }).textContent()).toContain('isolated violations')
+    // CCBot never fetched robots.txt and was sent only in the host's first 24 h: pending, never "complies".
+    const ccbot = page.locator('#agents tbody tr', { hasText: 'ccbot' })
+    await expect.poll(() => ccbot.locator('.badge').textContent()).toBe('pending')
+    expect(await ccbot.textContent()).toMatch(/disallowed requests? in the host's first 24 h; judged from \d{4}-\d\d-\d\d \d\d:\d\d UTC if they go on/)
+    expect(await ccbot.locator('.badge').getAttribute('title')).toMatch(/^Judged from \d{4}-\d\d-\d\d\u00a0\d\d:\d\d\u00a0UTC on \S+, if its disallowed requests go on$/)
+    expect(await page.locator('.card', { hasText: 'pending' }).locator('.value').textContent()).toBe('2')
+    expect(await page.locator('#rule').textContent()).toContain('pending no counted violation, but disallowed requests in a grace period')
     expect(await page.locator('#rule summary').textContent()).toBe('How verdicts are decided')
     expect(await page.locator('#rule').textContent()).toContain('at least 3 counted violations, making at least 1 % of its judged requests')
     await expect.poll(() => page.locator('#coverage').textContent()).toMatch(/^Coverage: counts cover the full 7 days/)
@@ -194,6 +201,9 @@ describe('the dashboard in Chromium', () => {
     await page.locator('#agents').getByRole('button', { name: 'Requests', exact: true }).click()
     expect(await first()).toBe('googlebot')
     expect(await page.locator('th[aria-sort]').getAttribute('aria-sort')).toBe('descending')
+    // The Verdict column sorts worst first, as the report ranks verdicts, not alphabetically.
+    await page.locator('#agents').getByRole('button', { name: 'Verdict', exact: true }).click()
+    expect(await page.locator('#agents tbody tr .badge').allTextContents()).toEqual(['ignores robots.txt', 'ignores robots.txt', 'isolated violations', 'pending', 'pending'])
     await page.locator('#agents').getByRole('button', { name: 'Agent', exact: true }).click()
     expect(await first()).toBe('bingbot')
     await page.locator('#filter').fill('openai')
@@ -226,15 +236,18 @@ describe('the dashboard in Chromium', () => {
     await page.context().close()
   })
 
-  it('says plainly which operators\' IP ranges are not loaded (only three lists were seeded: the cron never ran)', async () => {
-    const coverage = await api<{ operators: { operator: string; message: string | null }[] }>('/verification')
+  it('says plainly which operators\' IP ranges are not loaded, and the command that loads them (only three lists were seeded: the cron never ran)', async () => {
+    const coverage = await api<{ operators: { operator: string; message: string | null; fix: string | null }[] }>('/verification')
     const google = coverage.operators.find((o) => o.operator === 'Google')
     expect(google?.message).toMatch(/^Some of Google's IP ranges are not loaded \(/)
     const notes = coverage.operators.filter((o) => o.message !== null)
     expect(notes.length).toBeGreaterThan(0)
     const { page, problems } = await openPage({ extraHTTPHeaders: { Authorization: `Bearer ${TOKEN}` } })
     await page.goto(`${worker.origin}/_robots/`)
-    await expect.poll(() => page.locator('#verification').textContent()).toContain(notes[0]!.message!)
+    // The command is set as code, without the API's backquotes.
+    await expect.poll(() => page.locator('#verification').textContent()).toContain(notes[0]!.message!.replaceAll('`', ''))
+    expect(await page.locator('#verification p:first-child code').textContent()).toBe(notes[0]!.fix)
+    expect(notes[0]!.fix).toMatch(/^npx robots-edge ranges/)
     expect(problems).toEqual([])
     await page.context().close()
   })

@@ -79,7 +79,7 @@ describe('getReport: classes and verdicts', () => {
     expect(report.agents[0]?.agentKey).toBe('bytescraper')
   })
 
-  it('does not count a request the previous version allowed, within 24 h of the change', async () => {
+  it('does not count a request the previous version allowed, within 24 h of the change: pending until then', async () => {
     await writeEvents(db, [
       fetched({ agent: ccbot, time: T0 - 2 * DAY, robotsVersion: 'v1' }),
       ...allowedRequests(24, T0 + HOUR, { agent: ccbot }),
@@ -88,9 +88,12 @@ describe('getReport: classes and verdicts', () => {
     const report = await getReport(db, ALL)
     const c = agent(report, 'ccbot')
     expect(c.evidence.violations).toEqual({ afterFetch: 0, staleCopy: 0, neverFetched: 0, grace: 1, newHost: 0, unclassified: 0, counted: 0 })
-    expect(c.verdict).toBe('complies')
-    expect(c.reason).toMatch(/1 request within 24 h of a rule change not counted/)
-    expect(report.totals).toMatchObject({ violations: 0, grace: 1 })
+    // Not held against it, never cleared either: pending until v2's 24 h are over.
+    expect(c).toMatchObject({
+      verdict: 'pending', reason: '1 disallowed request within 24 h of a rule change; judged from 2026-01-06 10:00 UTC if they go on',
+      evidence: { graceWindows: [{ host: 'example.com', cls: 'grace', requests: 1, until: T0 + DAY }], pendingUntil: T0 + DAY, pendingHost: 'example.com' },
+    })
+    expect(report.totals).toMatchObject({ violations: 0, grace: 1, pending: 1 })
     expect(report.topPaths).toEqual([])
   })
 

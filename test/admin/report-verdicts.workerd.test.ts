@@ -60,7 +60,7 @@ describe('the evidence rule', () => {
     expect(report.agents.map((a) => a.agentKey)).toEqual(['gptbot', 'bigcrawler', 'bytescraper'])
   })
 
-  it('does not hold "never fetched" against a crawler in the first 24 h robots-edge serves a host', async () => {
+  it('does not hold "never fetched" against a crawler in the first 24 h robots-edge serves a host, nor clear it: pending', async () => {
     await recordRobotsVersion(db, { host: 'new.example', hash: 'n1', text: V1, time: T0 + DAY })
     const onNew = { host: 'new.example', robotsVersion: 'n1' }
     await writeEvents(db, [
@@ -70,11 +70,12 @@ describe('the evidence rule', () => {
     const report = await getReport(db, WEEK)
     expect(agent(report, 'bytescraper').evidence.violations).toMatchObject({ newHost: 10, neverFetched: 0, counted: 0 })
     expect(agent(report, 'bytescraper')).toMatchObject({
-      verdict: 'complies', reason: '40 judged requests and no counted violation; 10 requests in the first 24 h robots-edge served the host not counted',
+      verdict: 'pending', reason: '10 disallowed requests in the host\'s first 24 h; judged from 2026-01-07 10:00 UTC if they go on',
+      evidence: { pendingUntil: T0 + 2 * DAY, pendingHost: 'new.example' },
     })
     expect(agent(report, 'gptbot').evidence.violations).toMatchObject({ newHost: 0, neverFetched: 10, counted: 10 })
     expect(agent(report, 'gptbot').verdict).toBe('ignores robots.txt')
-    expect(report.totals).toMatchObject({ newHost: 10, violations: 10 })
+    expect(report.totals).toMatchObject({ newHost: 10, violations: 10, pending: 1 })
   })
 })
 

@@ -63,15 +63,101 @@ describe('the evidence rule', () => {
     expect(complianceFor({ requests: MIN_JUDGED_REQUESTS, violations: v({ neverFetched: 1 }), restricted: true }).verdict).toBe('isolated violations')
   })
 
-  it('complies only with enough requests and a rule that restricted it; grace and a new host are not held against it', () => {
+  it('complies only with enough requests, a rule that restricted it, and no disallowed request in a grace period', () => {
     expect(complianceFor({ requests: MIN_JUDGED_REQUESTS - 1, violations: v({}), restricted: true })).toEqual({
       verdict: 'not enough data', reason: `only ${MIN_JUDGED_REQUESTS - 1} judged requests (${MIN_JUDGED_REQUESTS} needed)`,
     })
     expect(complianceFor({ requests: 500, violations: v({}), restricted: false }).verdict).toBe('not enough data')
-    expect(complianceFor({ requests: 20, violations: v({ grace: 3, newHost: 2 }), restricted: true })).toEqual({
-      verdict: 'complies',
-      reason: '20 judged requests and no counted violation; 3 requests within 24 h of a rule change and 2 requests in the first 24 h robots-edge served the host not counted',
+    expect(complianceFor({ requests: 20, violations: v({}), restricted: true })).toEqual({ verdict: 'complies', reason: '20 judged requests and no counted violation' })
+  })
+})
+
+describe('the evidence rule: grace periods hold judgment back, never clear (RFC 9309 §2.4)', () => {
+  // 2026-11-27 02:10 UTC, the host's first request.
+  const served = Date.UTC(2026, 10, 27, 2, 10)
+  // The agent has not been seen on the host since the window's end: nothing settles it yet.
+  const firstDay = { host: 'example.com', cls: 'newHost' as const, requests: 60, until: served + GRACE_MS, seenSince: false }
+
+  it('calls an agent whose only disallowed requests fell in the host\'s first 24 h pending, and says from when they count', () => {
+    expect(complianceFor({ requests: 60, violations: v({ newHost: 60 }), restricted: true, graceWindows: [firstDay] })).toEqual({
+      verdict: 'pending', reason: '60 disallowed requests in the host\'s first 24 h; judged from 2026-11-28 02:10 UTC if they go on',
     })
+  })
+
+  it('is pending whatever the volume: 5 requests, 115 requests, nothing restricted on record', () => {
+    expect(complianceFor({ requests: 5, violations: v({ newHost: 5 }), restricted: true, graceWindows: [firstDay] }).verdict).toBe('pending')
+    expect(complianceFor({ requests: 115, violations: v({ newHost: 115 }), restricted: false }).verdict).toBe('pending')
+    expect(complianceFor({ requests: 500, violations: v({ grace: 1 }), restricted: true }).verdict).toBe('pending')
+  })
+
+  it('names both kinds of grace, and a time rounded up to the minute so nothing before it is still grace', () => {
+    const ruleChange = { host: 'example.com', cls: 'grace' as const, requests: 3, until: served + GRACE_MS + 30_500, seenSince: false }
+    expect(complianceFor({ requests: 20, violations: v({ grace: 3, newHost: 2 }), restricted: true, graceWindows: [ruleChange] })).toEqual({
+      verdict: 'pending',
+      reason: '2 disallowed requests in the host\'s first 24 h and 3 within 24 h of a rule change; judged from 2026-11-28 02:11 UTC if they go on',
+    })
+  })
+
+  it('over several hosts, names the earliest end and its host', () => {
+    const windows = [
+      { host: 'b.example', cls: 'newHost' as const, requests: 10, until: served + GRACE_MS + 3 * HOUR, seenSince: false },
+      { host: 'a.example', cls: 'newHost' as const, requests: 50, until: served + GRACE_MS, seenSince: false },
+    ]
+    expect(complianceFor({ requests: 60, violations: v({ newHost: 60 }), restricted: true, graceWindows: windows }).reason)
+      .toBe('60 disallowed requests in the first 24 h of 2 hosts; judged from 2026-11-28 02:10 UTC on a.example (the earliest of its hosts) if they go on')
+  })
+
+  it('is settled by requests after the window, with no counted violation: a cached copy explains what came before', () => {
+    const seenSince = { ...firstDay, seenSince: true }
+    expect(complianceFor({ requests: 500, violations: v({ newHost: 60 }), restricted: true, graceWindows: [seenSince] })).toEqual({
+      verdict: 'complies', reason: '500 judged requests and no counted violation; 60 disallowed requests in the host\'s first 24 h not counted, none since',
+    })
+    expect(complianceFor({ requests: 12, violations: v({ newHost: 6 }), restricted: true, graceWindows: [{ ...seenSince, requests: 6 }] }).verdict).toBe('not enough data')
+    // One host settled, another not: still pending, and the time is the open window's.
+    const open = { host: 'b.example', cls: 'newHost' as const, requests: 5, until: firstDay.until + 5 * HOUR, seenSince: false }
+    expect(complianceFor({ requests: 500, violations: v({ newHost: 65 }), restricted: true, graceWindows: [seenSince, open] }).reason)
+      .toBe('65 disallowed requests in the first 24 h of 2 hosts; judged from 2026-11-28 07:10 UTC on b.example if they go on')
+    // Requests the windows do not account for (a version pruned since) settle nothing.
+    expect(complianceFor({ requests: 500, violations: v({ newHost: 60, grace: 1 }), restricted: true, graceWindows: [seenSince] }).verdict).toBe('pending')
+  })
+
+  it('says the grace ends without a time when the source cannot tell', () => {
+    expect(complianceFor({ requests: 30, violations: v({ grace: 30 }), restricted: true }).reason)
+      .toBe('30 disallowed requests within 24 h of a rule change; judged once the 24 h grace ends, if they go on')
+  })
+
+  it('judges counted violations as before, and names the requests still waiting', () => {
+    expect(complianceFor({ requests: 300, violations: v({ afterFetch: 1, newHost: 40 }), restricted: true, graceWindows: [firstDay] })).toEqual({
+      verdict: 'isolated violations',
+      reason: '1 counted violation in 300 judged requests: fewer than 3, or under 1 % of its requests, is not a pattern; 40 more disallowed requests in a grace period, judged from 2026-11-28 02:10 UTC if they go on',
+    })
+    expect(complianceFor({ requests: 100, violations: v({ neverFetched: 40, newHost: 60 }), restricted: true, graceWindows: [firstDay] }).verdict).toBe('ignores robots.txt')
+  })
+
+  it('the report ranks pending between isolated violations and complies, counts it, and gives its end as data', () => {
+    const report = buildReport(input({
+      agents: [info('quietbot'), info('bytespider'), info('strayer'), info('fewbot'), info('newbot')],
+      counts: [
+        row('quietbot', 'allowed', 100), row('bytespider', 'newHost', 115), row('strayer', 'allowed', 300), row('strayer', 'neverFetched', 2),
+        row('fewbot', 'allowed', 3), row('newbot', 'allowed', 10), row('newbot', 'newHost', 5), row('newbot', 'grace', 2),
+      ],
+      groupUses: [{ agentKey: 'quietbot', robotsVersion: 'v3', group: '*' }],
+      graceWindows: [
+        { agentKey: 'bytespider', ...firstDay, requests: 115 },
+        { agentKey: 'newbot', host: 'example.com', cls: 'grace', requests: 2, until: served + GRACE_MS + 2 * HOUR, seenSince: false },
+        { agentKey: 'newbot', host: 'other.example', cls: 'newHost', requests: 5, until: served + GRACE_MS + HOUR, seenSince: false },
+      ],
+    }))
+    expect(report.agents.map((a) => [a.agentKey, a.verdict])).toEqual([
+      ['strayer', 'isolated violations'], ['bytespider', 'pending'], ['newbot', 'pending'], ['quietbot', 'complies'], ['fewbot', 'not enough data'],
+    ])
+    const bytespider = report.agents[1]!.evidence
+    expect([bytespider.pendingUntil, bytespider.pendingHost]).toEqual([served + GRACE_MS, 'example.com'])
+    const newbot = report.agents[2]!.evidence
+    expect([newbot.pendingUntil, newbot.pendingHost]).toEqual([served + GRACE_MS + HOUR, 'other.example'])
+    expect(newbot.graceWindows.map((w) => w.host)).toEqual(['other.example', 'example.com'])
+    expect(report.agents[0]!.evidence.pendingUntil).toBeNull()
+    expect(report.totals).toMatchObject({ pending: 2, isolated: 1, ignoring: 0, violations: 2, newHost: 120, grace: 2 })
   })
 })
 

@@ -75,7 +75,7 @@ describe('check: the verdict and its provenance', () => {
   // A header of one bare word is no browser: identifyAgent itself takes it for a bot.
   it('takes an unknown bare token for a crawler', () => {
     const { doc } = run('Brightbotx', '/admin/page')
-    expect(doc).toMatchObject({ identity: { kind: 'bot', id: null, tokens: ['brightbotx'], obeysRobotsTxt: true, recognition: 'identified' }, verdict: { allowed: false, group: '*' } })
+    expect(doc).toMatchObject({ identity: { kind: 'bot', id: null, tokens: ['brightbotx'], obeysRobotsTxt: true, recognition: 'token' }, verdict: { allowed: false, group: '*' } })
   })
 
   // A custom bot the config names is recognised as the guard recognises it (declaredBot).

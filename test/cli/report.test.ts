@@ -143,6 +143,15 @@ describe('report: --url', () => {
     expect(io.text()).toContain('No crawler was judged in this range.')
   })
 
+  it('claims that could not be checked come with the command that loads their operators\' IP ranges into that Worker', async () => {
+    const unchecked = [{ agentKey: 'googlebot', operator: 'Google', requests: 3, violations: 1, firstViolation: 0, lastViolation: 0, examplePaths: ['/admin/'], lastSeen: 0 }]
+    const fakeFetch = (async () => Response.json({ ...document, unchecked })) as unknown as typeof fetch
+    const io = captureIo({ env: { ROBOTS_ADMIN_TOKEN: 's3cret' } })
+    expect(await report({ url: 'https://robots-edge.example.workers.dev/', remote: true, fetch: fakeFetch }, io)).toBe(0)
+    expect(io.text()).toMatch(/Claims that could not be checked[\s\S]+googlebot\s+Google\s+3\s+1/)
+    expect(io.text()).toContain('Their operators\' IP ranges were not loaded: run `npx robots-edge ranges --remote https://robots-edge.example.workers.dev` to load them, and later claims are checked.')
+  })
+
   it('explains a refused token, a missing token and an unreachable Worker', async () => {
     const refusing = (async () => Response.json({ error: 'unauthorized' }, { status: 401 })) as unknown as typeof fetch
     await expect(report({ url: 'https://w.example', fetch: refusing }, captureIo({ env: { ROBOTS_ADMIN_TOKEN: 'x' } }))).rejects.toThrow(/refused the token \(401\)/)

@@ -1,14 +1,22 @@
+import { execFile } from 'node:child_process'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLIENTS } from '../../dev/simulate/clients.ts'
 import { formatReport } from '../../dev/simulate/report.ts'
-import { simulate, WorkerUnreachable, type SimulationReport } from '../../dev/simulate/run.ts'
+import { simulate, WorkerUnreachable, type ClientReport, type SimulationReport } from '../../dev/simulate/run.ts'
+import { checkVerdicts, clearedViolators, formatVerdicts, judgedRequests, settledReport, type VerdictCheck, type VerdictDoc } from '../../dev/simulate/verdicts.ts'
+import type { AgentReport } from '../../src/admin/types.ts'
 import { builtWorkers } from '../support/built-workers.ts'
 import { startWorker, waitForLedger, type LocalWorker } from '../../dev/worker.ts'
 import { compileRobotsTxt } from '../../src/core/robots/index.ts'
 
 // `npm run simulate`: the client behaviours against a fake fetch (unit), then
 // a few seconds against the built Worker in Miniflare, read back from its D1
-// ledger (integration).
+// ledger and its report, and the script itself run against it (integration).
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 const ROBOTS_TXT = 'User-agent: *\nDisallow: /admin/\n\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /private/\n'
 
@@ -79,6 +87,46 @@ describe('simulate: behaviours (fake fetch)', () => {
 
   it('throws WorkerUnreachable when nothing answers', async () => {
     await expect(simulate({ url: 'http://127.0.0.1:9', seconds: 1, rate: 1 })).rejects.toBeInstanceOf(WorkerUnreachable)
+  })
+})
+
+describe('simulate: checking the verdicts (a report stand-in)', () => {
+  const client = (name: string, disallowed: number, requests = 40): ClientReport =>
+    ({ spec: CLIENTS.find((c) => c.name === name)!, requests, robotsTxt: 0, disallowed, refused: 0, errors: 0, statuses: {} })
+  const judged = (agentKey: string, verdict: AgentReport['verdict'], reason = 'a reason'): AgentReport =>
+    ({ agentKey, verdict, reason, evidence: { requests: 40 } }) as AgentReport
+  const doc = (agents: AgentReport[], tools: AgentReport[] = []): VerdictDoc => ({ agents, tools, spoofed: [], unchecked: [] })
+  const byName = (checks: readonly VerdictCheck[], name: string) => checks.find((c) => c.name === name)
+
+  it('accepts pending for a crawler that never read robots.txt, and says when it will be judged', () => {
+    const checks = checkVerdicts([client('Bytespider', 30), client('Bingbot', 0)], doc([
+      judged('bytespider', 'pending', '30 disallowed requests in the host\'s first 24 h; judged from 2026-11-28 02:10 UTC if they go on'), judged('bingbot', 'complies'),
+    ]))
+    expect(byName(checks, 'Bytespider')).toMatchObject({ expected: 'ignores robots.txt (pending in a host\'s first 24 h)', actual: 'pending', violator: true, ok: true })
+    expect(byName(checks, 'Bingbot')).toMatchObject({ actual: 'complies', violator: false, ok: true })
+    expect(clearedViolators(checks)).toEqual([])
+    const text = formatVerdicts(checks, true).join('\n')
+    expect(text).toMatch(/^ {2}Bytespider\s+ignores robots\.txt \(pending in a host's first 24 h\)\s+pending\s+as expected$/m)
+    expect(text).toContain('Bytespider: 30 disallowed requests in the host\'s first 24 h; judged from 2026-11-28 02:10 UTC if they go on')
+  })
+
+  it('flags a client that made disallowed requests and reads complies, tools included', () => {
+    const checks = checkVerdicts([client('Bytespider', 115), client('python-requests', 12), client('GPTBot', 20)], doc(
+      [judged('bytespider', 'complies'), judged('gptbot', 'pending')], [judged('python-requests', 'complies')],
+    ))
+    expect(clearedViolators(checks).map((c) => c.name)).toEqual(['Bytespider', 'python-requests'])
+    // GPTBot read robots.txt first: nothing excuses it, so pending differs from what it did.
+    expect(byName(checks, 'GPTBot')).toMatchObject({ actual: 'pending', ok: false })
+    const text = formatVerdicts(checks, false).join('\n')
+    expect(text).toMatch(/^ {2}Bytespider\s.+\scomplies\s+WRONG: a violator cleared$/m)
+    expect(text).toContain('Bytespider, python-requests made disallowed requests and read "complies": the report is wrong.')
+    expect(text).toContain('The ledger had not recorded every request of this run within 30 s')
+  })
+
+  it('a tool that happened to make no disallowed request is no violator; an absent agent says so', () => {
+    const checks = checkVerdicts([client('curl', 0), client('Googlebot', 0)], doc([], [judged('curl', 'complies')]))
+    expect(byName(checks, 'curl')).toMatchObject({ violator: false, ok: true })
+    expect(byName(checks, 'Googlebot')).toMatchObject({ actual: 'not in the report', ok: false })
   })
 })
 
@@ -166,6 +214,31 @@ describe('simulate: the ledger of the built Worker (Miniflare)', () => {
     expect(found?.n).toBe(0)
     expect(report.clients.filter((c) => c.spec.role === 'browser').every((c) => c.refused === 0 && c.requests > 0)).toBe(true)
   })
+
+  it('reads the report back: on a fresh ledger the crawler and tools that never read robots.txt are pending, none complies', async () => {
+    const { doc, settled } = await settledReport({ url: worker.url, token: 'loadtest-admin-token' }, judgedRequests(report.clients), { timeoutMs: 10_000 })
+    expect(settled).toBe(true)
+    const checks = checkVerdicts(report.clients, doc)
+    const of = (name: string) => checks.find((c) => c.name === name)
+    expect(of('Bytespider')).toMatchObject({ actual: 'pending', violator: true, ok: true })
+    expect(of('GPTBot')).toMatchObject({ actual: 'ignores robots.txt', violator: true, ok: true })
+    expect(of('Googlebot (spoofed)')).toMatchObject({ actual: 'spoofed claims', ok: true })
+    expect(of('Applebot')).toMatchObject({ actual: 'not checked', ok: true })
+    for (const name of ['Googlebot', 'Bingbot']) expect(['complies', 'not enough data'], name).toContain(of(name)?.actual)
+    for (const tool of checks.filter((c) => c.violator)) expect(tool.actual, tool.name).not.toBe('complies')
+    expect(clearedViolators(checks)).toEqual([])
+  })
+
+  it('`npm run simulate` prints each client\'s expected and actual verdict, and exits 0 when no violator reads complies', async () => {
+    const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/simulate.ts', '--url', worker.url, '--seconds', '2', '--rate', '20', '--no-seed'], {
+      cwd: ROOT, env: { ...process.env, ROBOTS_ADMIN_TOKEN: 'loadtest-admin-token' }, timeout: 60_000,
+    })
+    expect(stdout).toContain('Verdicts in the report (GET /_robots/api/report, the last 7 days):')
+    expect(stdout).toMatch(/^ {2}client\s+expected\s+actual$/m)
+    expect(stdout).toMatch(/^ {2}Bytespider\s+ignores robots\.txt \(pending in a host's first 24 h\)\s+pending\s+as expected$/m)
+    expect(stdout).toMatch(/^ {2}Bytespider: \d+ disallowed requests in the host's first 24 h; judged from \d{4}-\d\d-\d\d \d\d:\d\d UTC if they go on$/m)
+    expect(stdout).not.toContain('WRONG')
+  }, 70_000)
 
   it('the robots_fetches summary holds the readers, not the others', async () => {
     const readers = (await worker.db.prepare('SELECT agent_key FROM robots_fetches ORDER BY agent_key').all<{ agent_key: string }>()).results.map((r) => r.agent_key)

@@ -57,6 +57,8 @@ describe('percent-encoded unreserved octets (RFC 9309 §2.2.2, RFC 3986 §2.3)',
     ['/doc%2epdf', '/*.pdf$'],
     ['/x?%73ession=1', '/*?session='],
     ['/x?%73%65ssion=1', '/*?session='],
+    // An origin that decodes `%2F` reads `/private/x` (guard/path-readings.ts).
+    ['/private%2Fx', '/private/'],
   ])('refuses GET and HEAD of %s, naming the rule %s and its line', async (path, pattern) => {
     for (const method of ['GET', 'HEAD']) {
       const { send, events } = worker(config)
@@ -69,7 +71,7 @@ describe('percent-encoded unreserved octets (RFC 9309 §2.2.2, RFC 3986 §2.3)',
 
   it('still passes what neither reading disallows, and never decodes an escape that is not unreserved', async () => {
     const { send } = worker(config)
-    for (const path of ['/public', '/privatex', '/private%2Fx', '/%2570rivate/x', '/doc.pdf.html', '/x?sessions']) {
+    for (const path of ['/public', '/privatex', '/%2570rivate/x', '/doc.pdf.html', '/x?sessions']) {
       expect((await send(`https://localhost${path}`, GPTBOT)).status, path).toBe(200)
     }
   })
@@ -87,6 +89,32 @@ describe('percent-encoded unreserved octets (RFC 9309 §2.2.2, RFC 3986 §2.3)',
     expect(policy.text).toContain('Disallow: /private/\n')
     expect(policy.matcher.check('gptbot', 'https://localhost/%70rivate/x').allowed).toBe(true)
     expect(policy.matcher.check('gptbot', 'https://localhost/private/x').allowed).toBe(false)
+  })
+})
+
+describe('paths a normalizing origin reads as a disallowed one (RFC 3986 §5.2.4, §6.2.2)', () => {
+  // The Workers runtime parses the request URL first (a literal `\\` becomes
+  // `/`, `%2e` dot segments are resolved), then the guard reads what is left
+  // as a normalizing origin would (guard/path-readings.ts). The same
+  // spellings against Python's http.server: test/guard/normalizing-origin.test.ts.
+  const config: ConfigInput = { rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'GPTBot', disallow: '/private/', guard: 'block' }] }
+
+  it.each(['//private/secret.txt', '/private%2Fsecret.txt', '/x/..%2Fprivate/secret.txt', '/x/%2E%2E%2fprivate/secret.txt', '/private%5Csecret.txt', '/x\\..\\private/secret.txt'])(
+    'refuses %s, naming the rule as written',
+    async (path) => {
+      const { send, events } = worker(config)
+      expect((await send(`https://localhost${path}`, GPTBOT)).status, path).toBe(403)
+      expect(events.at(-1)).toMatchObject({ allowed: false, action: 'block', rule: { type: 'disallow', pattern: '/private/' } })
+    },
+  )
+
+  it('passes what no reading disallows, and never touches people', async () => {
+    const { send, events } = worker(config)
+    for (const path of ['/public//page', '/x/..%2Fpublic/page', '/privatex%2F..']) expect((await send(`https://localhost${path}`, GPTBOT)).status, path).toBe(200)
+    const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+    const before = events.length
+    expect((await send('https://localhost//private/secret.txt', chrome)).status).toBe(200)
+    expect(events).toHaveLength(before)
   })
 })
 

@@ -16,6 +16,7 @@ interface Echo {
   method: string
   url: string
   headers: Record<string, string>
+  fields: [string, string][]
   body: string
 }
 
@@ -164,6 +165,10 @@ describe('forwarding headers', () => {
     'X-Rewrite-URL': '/private/secret',
     'CF-Connecting-IP': '203.0.113.7',
   }
+  // Every other field an origin or framework may read as the client's address, forged.
+  const forgedAddresses = Object.fromEntries(
+    ['True-Client-IP', 'X-Cluster-Client-IP', 'X-Client-IP', 'Client-IP', 'Fastly-Client-IP', 'X-Original-Forwarded-For', 'X-Forwarded', 'Forwarded-For', 'X-ProxyUser-Ip', 'X-Envoy-External-Address', 'X-AppEngine-User-IP', 'AppEngine-User-IP', 'Fly-Client-IP', 'X-Remote-IP', 'X-Remote-Addr', 'X-Originating-IP', 'CF-Connecting-IPv6', 'CF-Pseudo-IPv4'].map((name) => [name, '6.6.6.6']),
+  )
 
   it('by default, the client\'s copies are replaced by what the Worker knows', async () => {
     const { echo } = await echoed('/page?q=1', { headers: forged })
@@ -178,6 +183,14 @@ describe('forwarding headers', () => {
     expect(echo.url).toBe('/page?q=1')
   })
 
+  it('by default, no client-address field the client sent reaches the origin: each is dropped, or set from CF-Connecting-IP', async () => {
+    const { echo } = await echoed('/page', { headers: { ...forged, ...forgedAddresses } })
+    expect(echo.headers['true-client-ip']).toBe('203.0.113.7')
+    const leaked = echo.fields.filter(([, value]) => value.includes('6.6.6.6'))
+    expect(leaked).toEqual([])
+    for (const name of Object.keys(forgedAddresses)) if (name !== 'True-Client-IP') expect(echo.headers, name).not.toHaveProperty(name.toLowerCase())
+  })
+
   it('quotes an IPv6 client in Forwarded (RFC 7239 §6)', async () => {
     const { echo } = await echoed('/page', { headers: { 'CF-Connecting-IP': '2001:db8::7' } })
     expect(echo.headers.forwarded).toBe('for="[2001:db8::7]";host="site.example";proto=https')
@@ -186,6 +199,7 @@ describe('forwarding headers', () => {
   it('never writes a client address that is not an address', async () => {
     const { echo } = await echoed('/page', { headers: { 'CF-Connecting-IP': '1.2.3.4", for=evil' } })
     expect(echo.headers).not.toHaveProperty('x-forwarded-for')
+    expect(echo.headers).not.toHaveProperty('true-client-ip')
     expect(echo.headers.forwarded).toBe('host="site.example";proto=https')
   })
 
@@ -193,5 +207,7 @@ describe('forwarding headers', () => {
     const passing = createApp({ ...CONFIG, forwardedHeaders: 'pass' })
     const { echo } = await echoed('/page', { headers: forged }, {}, passing)
     expect(echo.headers).toMatchObject({ 'x-forwarded-host': 'evil.example', 'x-original-url': '/private/secret', forwarded: 'for=6.6.6.6;host=evil.example;proto=http' })
+    const passed = (await echoed('/page', { headers: forgedAddresses }, {}, passing)).echo
+    expect(passed.headers).toMatchObject({ 'true-client-ip': '6.6.6.6', 'x-cluster-client-ip': '6.6.6.6' })
   })
 })

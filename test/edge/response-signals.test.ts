@@ -19,7 +19,7 @@ function app(config: RobotsConfig = CONFIG) {
 describe('responseSignals() in a Hono app', () => {
   it('sets the headers on the app\'s own responses, merging what the route set', async () => {
     const res = await app().request('https://example.com/search?q=x')
-    expect(res.headers.get('x-robots-tag')).toBe('noindex, noarchive')
+    expect(res.headers.get('x-robots-tag')).toBe('noarchive, noindex')
     expect(res.headers.get('content-usage')).toBe('train-ai=n')
   })
 
@@ -27,7 +27,7 @@ describe('responseSignals() in a Hono app', () => {
     expect(typeof (globalThis as { HTMLRewriter?: unknown }).HTMLRewriter).toBe('undefined')
     const res = await app().request('https://example.com/search')
     expect(await res.text()).toBe('<html><head></head><body>x</body></html>')
-    expect(res.headers.get('x-robots-tag')).toBe('noindex, noarchive')
+    expect(res.headers.get('x-robots-tag')).toBe('noarchive, noindex')
   })
 
   it('leaves responses alone when the config states nothing', async () => {

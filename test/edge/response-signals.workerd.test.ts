@@ -1,5 +1,5 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, inject, it, vi } from 'vitest'
 import { createWorker } from '../../src/package/app.ts'
 import type { RobotsConfig } from '../../src/core/config/index.ts'
 
@@ -67,7 +67,7 @@ describe('X-Robots-Tag on a production host', () => {
 
   it('merges the origin\'s own X-Robots-Tag instead of replacing it, without repeating it', async () => {
     origin({ 'X-Robots-Tag': 'noarchive' })
-    expect(tagOf(await get('https://site.example/search'))).toBe('noindex, noarchive')
+    expect(tagOf(await get('https://site.example/search'))).toBe('noarchive, noindex')
     expect(tagOf(await get('https://site.example/shoes'))).toBe('noarchive')
     vi.restoreAllMocks()
     origin({ 'X-Robots-Tag': 'NoIndex, bingbot: nosnippet' })
@@ -92,6 +92,37 @@ describe('X-Robots-Tag on a production host', () => {
     expect(await txt.text()).toContain('Content-Usage: / train-ai=n, search=y\n')
     const page = await get('https://site.example/search')
     expect(await page.text()).toBe('from the origin')
+  })
+})
+
+describe('X-Robots-Tag fields as they cross the wire', () => {
+  // Headers#get joins fields with ", ", hiding how many there were: the
+  // Worker's response headers go, as request headers, to the echo origin (a
+  // real HTTP server), which reports each field line it received.
+  const ECHO = inject('echoOrigin')
+  const fetchForReal = globalThis.fetch
+
+  async function fieldsOf(res: Response): Promise<string[]> {
+    const echo = (await (await fetchForReal(ECHO, { headers: res.headers })).json()) as { fields: [string, string][] }
+    return echo.fields.filter(([name]) => name === 'x-robots-tag').map(([, value]) => value)
+  }
+
+  it('keeps each of the origin\'s fields as its own, and sends the Worker\'s directives in fields of their own', async () => {
+    const headers = new Headers({ 'Content-Type': 'text/plain' })
+    headers.append('X-Robots-Tag', 'googlebot: nofollow')
+    headers.append('X-Robots-Tag', 'noarchive')
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('from the origin', { headers }))
+    // Checks the echo itself: two fields appended in workerd arrive as two lines.
+    expect(await fieldsOf(new Response(null, { headers }))).toEqual(['googlebot: nofollow', 'noarchive'])
+    expect(await fieldsOf(await get('https://site.example/search'))).toEqual(['googlebot: nofollow', 'noarchive', 'noindex'])
+    expect(await fieldsOf(await get('https://site.example/drafts/a'))).toEqual(['googlebot: nofollow', 'noarchive', 'googlebot: noindex, googlebot: nofollow'])
+    expect(await fieldsOf(await get('https://site.example/shoes'))).toEqual(['googlebot: nofollow', 'noarchive'])
+  })
+
+  // A directive after an `agent:` may be that agent's alone: only those before any are taken as already sent to every crawler.
+  it('repeats a directive the origin gives one crawler only', async () => {
+    origin({ 'X-Robots-Tag': 'googlebot: nofollow, noindex' })
+    expect(await fieldsOf(await get('https://site.example/search'))).toEqual(['googlebot: nofollow, noindex', 'noindex'])
   })
 })
 
@@ -143,6 +174,17 @@ describe('noindexMeta: <meta name="robots"> in HTML', () => {
     expect(await (await get('https://site.example/search', { through: metaWorker })).text()).toBe('{"head":1}')
   })
 
+  // The headers never depend on the body: HTMLRewriter refuses these labels ("Unknown character encoding").
+  it.each(['utf-16', 'UTF-16LE', 'utf-32', 'iso-2022-jp', 'utf8mb4', 'binary', 'none'])('sends the headers and the page as it came for charset=%s', async (charset) => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    origin({ 'Content-Type': `text/html; charset=${charset}` }, HTML)
+    const res = await get('https://site.example/search', { through: metaWorker })
+    expect(tagOf(res)).toBe('noindex')
+    expect(res.headers.get('content-usage')).toBe('train-ai=n, search=y')
+    expect(await res.text()).toBe(HTML)
+    expect(errors).not.toHaveBeenCalled()
+  })
+
   it('is off by default', async () => {
     origin({ 'Content-Type': 'text/html' }, HTML)
     expect(await (await get('https://site.example/search')).text()).toBe(HTML)
@@ -166,8 +208,8 @@ describe('staging and preview hosts: noindex on every response', () => {
 
   it('on a preview host, marks every response, merging the origin\'s', async () => {
     origin({ 'X-Robots-Tag': 'noarchive' })
-    for (const path of ['/', '/shoes', '/robots.txt']) expect(tagOf(await get(`https://feature-x.site.pages.dev${path}`)), path).toMatch(/^noindex(, noarchive)?$/)
-    expect(tagOf(await get('https://feature-x.site.pages.dev/shoes'))).toBe('noindex, noarchive')
+    for (const path of ['/', '/shoes', '/robots.txt']) expect(tagOf(await get(`https://feature-x.site.pages.dev${path}`)), path).toMatch(/^(noarchive, )?noindex$/)
+    expect(tagOf(await get('https://feature-x.site.pages.dev/shoes'))).toBe('noarchive, noindex')
   })
 
   it('sends the production headers on staging that declares itself indexable', async () => {

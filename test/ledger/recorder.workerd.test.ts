@@ -8,9 +8,9 @@ import { kvLossStash, LOSS_STASH_PREFIX, readLosses } from '../../src/ledger/los
 import { createRecorder, type RecorderOptions } from '../../src/ledger/recorder.ts'
 import { T0, judged } from '../support/report-fixtures.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
+import { switchableDb } from '../support/workerd/switchable-db.ts'
 
 const db = env.DB
-const BUSY = 'D1_ERROR: NOSENTRY database is locked: SQLITE_BUSY'
 
 async function count(sql: string, ...params: unknown[]): Promise<number> {
   return (await db.prepare(sql).bind(...params).first<number>('n')) ?? -1
@@ -21,40 +21,6 @@ beforeEach(async () => {
   const { keys } = await env.ROBOTS_KV.list({ prefix: LOSS_STASH_PREFIX })
   for (const key of keys) await env.ROBOTS_KV.delete(key.name)
 })
-
-/**
- * env.DB behind a switch: while `down`, every call fails with `error` (a
- * locked database by default), as D1 does in an outage. Batch calls are
- * counted. Statements stay D1's own, so the real batch takes them.
- */
-function switchableDb() {
-  const state = { down: false, error: BUSY, batches: 0, hang: false }
-  const targets = new WeakMap<object, D1PreparedStatement>()
-  const fail = () => Promise.reject(new Error(state.error))
-  const guard = (statement: D1PreparedStatement): D1PreparedStatement => {
-    const proxy = new Proxy(statement, {
-      get(target, prop) {
-        if (prop === 'bind') return (...values: unknown[]) => guard(target.bind(...values))
-        if (prop === 'run' || prop === 'first' || prop === 'all' || prop === 'raw') {
-          return (...args: unknown[]) => (state.down ? fail() : (target[prop] as (...a: unknown[]) => Promise<unknown>).apply(target, args))
-        }
-        const value = Reflect.get(target, prop) as unknown
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
-      },
-    })
-    targets.set(proxy, statement)
-    return proxy
-  }
-  const wrapped = {
-    prepare: (sql: string) => guard(db.prepare(sql)),
-    batch: async (statements: D1PreparedStatement[]) => {
-      state.batches++
-      if (state.hang) await new Promise(() => {})
-      return state.down ? fail() : db.batch(statements.map((s) => targets.get(s) ?? s))
-    },
-  } as unknown as D1Database
-  return { db: wrapped, state }
-}
 
 /** Quick retries, so an outage of a few tens of milliseconds is one. */
 const FAST: RecorderOptions = { retryMs: [5, 20], maxDrainMs: 60 }

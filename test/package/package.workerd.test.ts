@@ -162,7 +162,7 @@ describe('robotsEdge(config, options?) in a Hono app', () => {
       const ctx = createExecutionContext()
       edge.scheduled({ cron: '17 * * * *', scheduledTime: Date.now(), noRetry() {} }, {}, ctx)
       await waitOnExecutionContext(ctx)
-      expect(JSON.parse(String(spy.mock.calls[0]?.[0]))).toEqual({ robotsEdge: 'cron', ipRanges: 'Error: no ROBOTS_KV binding', losses: 'Error: no ROBOTS_KV binding', prune: 'Error: no DB binding' })
+      expect(JSON.parse(String(spy.mock.calls[0]?.[0]))).toEqual({ robotsEdge: 'cron', ipRanges: 'Error: no ROBOTS_KV binding', losses: 'Error: no ROBOTS_KV binding', prune: 'Error: no DB binding', retry: 'next run' })
     } finally {
       spy.mockRestore()
     }

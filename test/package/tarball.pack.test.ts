@@ -3,6 +3,7 @@
 // migrations to their local D1, and run in the Workers runtime: a plain
 // module Worker wrapped with withRobotsEdge, and a Hono app with robotsEdge()
 // in front of its own routes. Nothing here imports this repository's source.
+import { existsSync } from 'node:fs'
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -72,13 +73,15 @@ afterAll(async () => {
 }, 60_000)
 
 describe('the tarball', () => {
-  it('holds only what a consumer needs: built JS, types, migrations, assets, CLI, README, LICENSE, CHANGELOG', () => {
-    const allowed = /^(lib\/.+\.(js|mjs|d\.ts)|migrations\/\d{4}_[a-z_]+\.sql|public\/.+|bin\/robots-edge\.mjs|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/
+  it('holds only what a consumer needs: built JS, types, migrations, assets, CLI, the IP-range snapshot if the release step wrote one, README, LICENSE, CHANGELOG', () => {
+    const allowed = /^(lib\/.+\.(js|mjs|d\.ts)|migrations\/\d{4}_[a-z_]+\.sql|public\/.+|data\/ip-ranges-snapshot\.json|bin\/robots-edge\.mjs|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/
     expect(tarball.files.filter((f) => !allowed.test(f))).toEqual([])
     for (const entry of ['index', 'hono', 'engine', 'bots']) {
       expect(tarball.files).toContain(`lib/package/${entry}.js`)
       expect(tarball.files).toContain(`lib/package/${entry}.d.ts`)
     }
+    // data/ip-ranges-snapshot.json is written by `npm run ranges:snapshot` at release, never by packing (which stays offline-safe), so it may be absent.
+    expect(tarball.files.filter((f) => f.startsWith('data/'))).toEqual(existsSync(new URL('../../data/ip-ranges-snapshot.json', import.meta.url)) ? ['data/ip-ranges-snapshot.json'] : [])
     expect(tarball.files).toEqual(expect.arrayContaining(['lib/cli.mjs', 'migrations/0001_ledger.sql', 'public/_robots/static/dashboard.js', 'public/_headers', 'CHANGELOG.md', 'LICENSE', 'README.md']))
     console.log(`tarball: ${(tarball.size / 1024).toFixed(1)} KiB packed, ${(tarball.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${tarball.files.length} files`)
   })

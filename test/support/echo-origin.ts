@@ -14,16 +14,20 @@ export interface Echo {
   readonly url: string
   /** Header names in lower case, as received; repeated ones joined by ", ". */
   readonly headers: Record<string, string>
+  /** Each field line as received, in order: `[name in lower case, value]`. */
+  readonly fields: [string, string][]
   readonly body: string
 }
 
 function headersOf(request: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {}
-  for (let i = 0; i < request.rawHeaders.length; i += 2) {
-    const name = request.rawHeaders[i]!.toLowerCase()
-    const value = request.rawHeaders[i + 1]!
-    out[name] = name in out ? `${out[name]}, ${value}` : value
-  }
+  for (const [name, value] of fieldsOf(request)) out[name] = name in out ? `${out[name]}, ${value}` : value
+  return out
+}
+
+function fieldsOf(request: IncomingMessage): [string, string][] {
+  const out: [string, string][] = []
+  for (let i = 0; i < request.rawHeaders.length; i += 2) out.push([request.rawHeaders[i]!.toLowerCase(), request.rawHeaders[i + 1]!])
   return out
 }
 
@@ -34,7 +38,7 @@ export default async function startEchoOrigin(project: TestProject): Promise<() 
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
-      const echo: Echo = { method: request.method ?? '', url: request.url ?? '', headers: headersOf(request), body: Buffer.concat(chunks).toString('utf8') }
+      const echo: Echo = { method: request.method ?? '', url: request.url ?? '', headers: headersOf(request), fields: fieldsOf(request), body: Buffer.concat(chunks).toString('utf8') }
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end(JSON.stringify(echo))
     })

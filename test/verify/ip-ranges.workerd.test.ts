@@ -165,6 +165,23 @@ describe('createIpRangeLoader', () => {
     expect(await load(env.ROBOTS_KV, NOW + 40_000)).not.toBe(after)
   })
 
+  it('recheck() makes the next load read the version key at once, and only then', async () => {
+    const load = createIpRangeLoader({ checkMs: 30_000, retryMs: 10_000 })
+    const { kv, reads } = observedKv()
+    expect((await load(kv, NOW)).size).toBe(0)
+    await refresh(NOW + 1)
+    expect((await load(kv, NOW + 2)).size).toBe(0)
+    const before = reads.length
+    load.recheck()
+    const after = await load(kv, NOW + 3)
+    expect(reads[before]).toBe(IP_RANGES_VERSION_KEY)
+    expect(verifyClaim('googlebot', '66.249.66.1', undefined, after)).toBe('verified')
+    // Back to the usual pace: no read until checkMs has passed.
+    const settled = reads.length
+    expect(await load(kv, NOW + 4)).toBe(after)
+    expect(reads).toHaveLength(settled)
+  })
+
   it('is empty before the first refresh, and looks again soon (retryMs), reading one key', async () => {
     const load = createIpRangeLoader({ checkMs: 30_000, retryMs: 10_000 })
     const { kv, reads } = observedKv()

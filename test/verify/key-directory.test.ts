@@ -115,8 +115,14 @@ describe('Signature-Agent values: https origins that may be fetched', () => {
   it.each([
     ['https://agent.bot.goog', 'https://agent.bot.goog'],
     ['https://ChatGPT.com/', 'https://chatgpt.com'],
-    ['https://signer.example:8443', 'https://signer.example:8443'],
+    ['https://signer.example:443', 'https://signer.example'],
   ])('accepts %s', (value, origin) => expect(directoryOrigin(value)).toBe(origin))
+
+  // §"Server-Side Request Forgery": a directory is an https origin on the default port; any other port lets a client aim the fetch at another service.
+  it.each(['https://signer.example:8443', 'https://adv-dir.test:41443', 'https://signer.example:80', 'https://signer.example:1'])('refuses %s: a port other than 443', (value) => {
+    expect(directoryOrigin(value)).toBeNull()
+    expect(signatureAgentOrigin(`g="${value}"`, 'g')).toEqual({ ok: false, problem: 'bad-signature-agent' })
+  })
 
   it.each(['http://chatgpt.com', 'https://u@chatgpt.com', 'https://chatgpt.com/path', 'https://chatgpt.com/?q', 'https://chatgpt.com#x', 'https://10.0.0.1', 'https://0x7f000001', 'https://[fe80::1]', 'https://localhost', 'https://a.localhost', 'https://nas.local', 'https://db.internal', 'https://router', 'ftp://chatgpt.com', 'javascript:alert(1)', ''])('refuses %j', (value) => {
     expect(directoryOrigin(value)).toBeNull()
@@ -150,7 +156,13 @@ describe('RFC 8941 structured fields', () => {
     expect(parseItem('  "https://chatgpt.com"  ')[0]).toBe('https://chatgpt.com')
   })
 
-  it.each(['a=1,', 'a=1,,b=2', 'A=1', 'a="unterminated', 'a="\u00e9"', 'a=(1 2', 'a=(1;)', 'a=1, a=2', 'a=1;p;p', 'a=1234567890123456', 'a=1.2345', 'a=:abc:', 'a=?2', 'a=@1', 'a=%"x"'])('refuses %j', (input) => {
+  it.each(['a=1,', 'a=1,,b=2', 'A=1', 'a="unterminated', 'a="\u00e9"', 'a=(1 2', 'a=(1;)', 'a=1234567890123456', 'a=1.2345', 'a=:abc:', 'a=?2', 'a=@1', 'a=%"x"'])('refuses %j', (input) => {
     expect(() => parseDictionary(input)).toThrow(SyntaxError)
+  })
+
+  // RFC 8941 §4.2.2 and §4.2.3.2 overwrite a repeated key; the signature headers refuse it (robots-edge deviation).
+  it.each(['a=1, a=2', 'a=1;p;p'])('refuses %j in a signature header, reads it otherwise', (input) => {
+    expect(() => parseDictionary(input, { refuseDuplicates: true })).toThrow(SyntaxError)
+    expect(parseDictionary(input).get('a')).toBeDefined()
   })
 })

@@ -1,7 +1,8 @@
 import { env, SELF } from 'cloudflare:test'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import googlebotRanges from '../fixtures/ip-ranges/googlebot.json?raw'
 import { IP_RANGES_KEY_PREFIX, refreshIpRanges } from '../../src/verify/store/ip-ranges.ts'
+import { mockedClock } from '../support/workerd/clock.ts'
 
 // Verification through the real Worker entry (src/workers/edge-worker.ts, robots.config.ts):
 // a claim checked before the ranges are loaded is `unknown`, the Worker picks
@@ -16,18 +17,9 @@ const TOKEN = 'test-admin-token'
 // A host of its own, so this file's events are told apart from any other's.
 const HOST = 'stale-ranges.localhost'
 
-let clock = 0
-const realNow = Date.now.bind(Date)
-/** Moves the clock the Worker reads forward. */
-function advance(ms: number): void {
-  clock += ms
-  vi.spyOn(Date, 'now').mockImplementation(() => realNow() + clock)
-}
+const clock = mockedClock()
 
-afterEach(() => {
-  vi.restoreAllMocks()
-  clock = 0
-})
+afterEach(() => clock.restore())
 
 beforeAll(async () => {
   const { keys } = await env.ROBOTS_KV.list({ prefix: IP_RANGES_KEY_PREFIX })
@@ -55,11 +47,12 @@ async function eventsOf(expected: number): Promise<{ verification: string; path:
 }
 
 describe('before the cron ever ran', () => {
-  it('the coverage route says plainly that Google\'s ranges are not loaded', async () => {
-    const coverage = await (await api('verification')).json<{ operators: { operator: string; status: string; message: string | null }[] }>()
+  it('the coverage route says plainly that Google\'s ranges are not loaded, and the command that loads them', async () => {
+    const coverage = await (await api('verification')).json<{ fix: string; operators: { operator: string; status: string; message: string | null; fix: string | null }[] }>()
     expect(coverage.operators.find((o) => o.operator === 'Google')).toMatchObject({
       status: 'missing',
-      message: 'Google\'s IP ranges are not loaded: claims to be Google\'s crawlers cannot be checked',
+      message: `Google's IP ranges are not loaded: claims to be Google's crawlers cannot be checked. Run \`${coverage.fix}\` to load them.`,
+      fix: coverage.fix,
     })
   })
 })
@@ -71,7 +64,7 @@ describe('one Googlebot request before the ranges load, then spoofers after (the
 
     // 2. The cron stores the ranges; within a minute the Worker has them.
     await cronRefresh()
-    advance(60_000)
+    clock.advance(60_000)
 
     // 3. A spoofer sends 30 disallowed requests as Googlebot.
     const paths = Array.from({ length: 30 }, (_, i) => `/private/drafts/${i}`)
@@ -97,7 +90,7 @@ describe('GET /_robots/api/verification', () => {
 
   it('says, per operator, which lists are loaded, fetched when, and what the last refresh could not fetch', async () => {
     await cronRefresh()
-    advance(60_000)
+    clock.advance(60_000)
     const res = await api('verification')
     expect(res.status).toBe(200)
     const coverage = await res.json<{ refreshedAt: number; operators: { operator: string; status: string; lists: { url: string; loaded: boolean; fetchedAt: number | null; error: string | null }[] }[] }>()

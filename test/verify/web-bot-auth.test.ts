@@ -224,6 +224,24 @@ describe('§5 discovery failures leave the signature unverifiable', () => {
     expect(calls).toHaveLength(0)
   })
 
+  // In Node nothing stands between this process and its own network: a public-looking name that resolves to loopback is refused before any connection.
+  it.each([
+    ['127.0.0.1', 4],
+    ['::1', 6],
+    ['::ffff:127.0.0.1', 6],
+    ['169.254.169.254', 4],
+    ['10.0.0.5', 4],
+  ])('in Node, refuses a Signature-Agent whose name resolves to %s, with no connection made', async (address, family) => {
+    const asked: string[] = []
+    const directories = createKeyDirectories({ lookup: async (hostname) => (asked.push(hostname), [{ address, family }]), timeoutMs: 1000 })
+    const request = await signedRequest(signer, URL_, { agent: 'sig1="https://adv-dir.test"' })
+    expect(await verifySignedRequest(request, { resolveKey: directories.resolver(undefined) })).toEqual({ status: 'invalid', reason: 'bad-signature-agent', directory: 'https://adv-dir.test' })
+    expect(asked).toEqual(['adv-dir.test'])
+    // Remembered as a failure for a while: the next request asks nothing.
+    expect(await verifySignedRequest(request, { resolveKey: directories.resolver(undefined) })).toMatchObject({ status: 'invalid', reason: 'bad-signature-agent' })
+    expect(asked).toHaveLength(1)
+  }, 10_000)
+
   it('leaves discovery types other than directory unverifiable', async () => {
     const { verify, calls } = verifier()
     const request = await signedRequest(signer, URL_, { agent: 'sig1="https://signer.example/jwks.json";type=jwks_uri' })

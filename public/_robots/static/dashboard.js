@@ -162,7 +162,22 @@ category.addEventListener('change', () => {
 filterInput.addEventListener('input', renderTables)
 $('filters').addEventListener('submit', (event) => event.preventDefault())
 
-/** Verification coverage: one plain sentence per operator whose IP ranges are missing or stale. */
+/**
+ * A coverage sentence with the command it names (`fix`) set as code, so it
+ * reads as something to run; text either side stays text (el() escapes it).
+ */
+function withCommand(message, fix) {
+  const quoted = typeof fix === 'string' ? `\`${fix}\`` : null
+  const at = quoted === null ? -1 : message.indexOf(quoted)
+  if (at < 0) return el('p', {}, message)
+  return el('p', {}, message.slice(0, at), el('code', {}, fix), message.slice(at + quoted.length))
+}
+
+/**
+ * Verification coverage: one plain sentence per operator whose IP ranges are
+ * missing, stale or from the package's dated snapshot, each naming the
+ * command that loads them.
+ */
 async function showCoverage() {
   const coverage = await getJson(`${api}/verification`).catch(() => null)
   if (Array.isArray(coverage?.operators)) {
@@ -171,9 +186,12 @@ async function showCoverage() {
   }
   const notes = (coverage?.operators ?? []).filter((o) => typeof o.message === 'string')
   if (notes.length === 0) return
-  const shown = notes.slice(0, 3).map((o) => el('p', {}, o.message))
+  const shown = notes.slice(0, 3).map((o) => withCommand(o.message, o.fix))
   const rest = notes.slice(3).map((o) => o.operator)
-  if (rest.length > 0) shown.push(el('p', {}, `The IP ranges of ${rest.join(', ')} are not loaded or stale either (${api}/verification).`))
+  if (rest.length > 0) {
+    const fix = typeof coverage.fix === 'string' ? coverage.fix : 'npx robots-edge ranges'
+    shown.push(withCommand(`The IP ranges of ${rest.join(', ')} are not loaded, stale or from the snapshot either (${api}/verification). Run \`${fix}\` to load them.`, fix))
+  }
   status.before(el('div', { id: 'verification', className: 'status warn', role: 'note' }, ...shown))
 }
 

@@ -4,14 +4,23 @@
  * The data is the JSON API's (src/admin/types.ts); every string in it may
  * come from a crawler, so cells are text built with el().
  */
-import { clipped, el, formatCount, formatRule, formatShare, secondCell, timeCell } from './dom.js'
+import { clipped, el, formatCount, formatRule, formatShare, formatTime, secondCell, timeCell } from './dom.js'
 import { versionLink } from './history.js'
 
-const VERDICT_CLASS = { 'ignores robots.txt': 'bad', 'isolated violations': 'warn', complies: 'good', 'not enough data': 'unknown' }
+const VERDICT_CLASS = { 'ignores robots.txt': 'bad', 'isolated violations': 'warn', pending: 'pending', complies: 'good', 'not enough data': 'unknown' }
+/** Worst first, as the report ranks them (src/admin/compliance.ts's COMPLIANCE_ORDER): the Verdict column sorts by it. */
+const VERDICT_RANK = Object.keys(VERDICT_CLASS)
+
+/** When a pending agent's disallowed requests start to count, in UTC, rounded up to the minute as the reason writes it. */
+export function pendingFrom(ms) {
+  return `${formatTime(Math.ceil(ms / 60_000) * 60_000)}\u00a0UTC`
+}
 
 /** The verdict as a badge, with the reason under it; isolated violations say where the requests behind them are. */
 function verdict(agent) {
-  const badge = el('span', { className: `badge ${VERDICT_CLASS[agent.verdict] ?? 'unknown'}` }, agent.verdict)
+  const e = agent.evidence
+  const title = agent.verdict === 'pending' && typeof e.pendingUntil === 'number' ? `Judged from ${pendingFrom(e.pendingUntil)} on ${e.pendingHost}, if its disallowed requests go on` : undefined
+  const badge = el('span', { className: `badge ${VERDICT_CLASS[agent.verdict] ?? 'unknown'}`, title }, agent.verdict)
   const behind = agent.verdict === 'isolated violations' ? el('small', { className: 'behind' }, 'Click the row for the requests behind them.') : null
   return el('div', { className: 'verdict' }, badge, el('small', {}, agent.reason), behind)
 }
@@ -57,7 +66,7 @@ function fetches(a) {
 /** The verdict second, after the name: the column a site owner reads first stays in view at any width. */
 export const agentColumns = [
   { label: 'Agent', value: (a) => a.agentKey, cell: (a) => el('span', { className: 'mono strong' }, a.agentKey) },
-  { label: 'Verdict', value: (a) => a.verdict, cell: verdict, className: 'verdict-col' },
+  { label: 'Verdict', value: (a) => VERDICT_RANK.indexOf(a.verdict), cell: verdict, className: 'verdict-col' },
   {
     label: 'Violations', numeric: true, value: (a) => a.evidence.violations.counted, title: 'Counted violations: disallowed requests it could have known were disallowed',
     cell: (a) => el('span', { title: breakdown(a.evidence.violations), className: a.evidence.violations.counted > 0 ? 'hot' : undefined }, formatCount(a.evidence.violations.counted)),
@@ -136,6 +145,13 @@ export const eventColumns = [
   { label: 'Host', value: (e) => e.host, cell: (e) => clipped(e.host, 32) },
 ]
 
+/** The pending card's hint: what pending means, and when the first of them would be judged. */
+function pendingHint(agents) {
+  const ends = agents.map((a) => a.evidence.pendingUntil).filter((ms) => typeof ms === 'number')
+  const first = ends.length > 0 ? `; the first are judged from ${pendingFrom(Math.min(...ends))}` : ''
+  return `Crawlers whose only disallowed requests fell in a 24 h grace period: not held against them yet, never cleared${first}`
+}
+
 /** The headline numbers. */
 export function totals(report) {
   const t = report.totals
@@ -146,8 +162,9 @@ export function totals(report) {
     card('counted violations', formatCount(t.violations), t.violations > 0 ? 'bad' : 'good', 'Disallowed requests the agent could have known were disallowed'),
     card('agents ignoring robots.txt', formatCount(t.ignoring), t.ignoring > 0 ? 'bad' : 'good'),
     card('isolated violations', formatCount(t.isolated ?? 0), (t.isolated ?? 0) > 0 ? 'warn' : undefined, 'Agents with fewer than 3 counted violations, or under 1 % of their requests'),
+    card('pending', formatCount(t.pending ?? 0), (t.pending ?? 0) > 0 ? 'pending' : undefined, pendingHint(report.agents)),
     card('spoofed requests', formatCount(t.spoofedRequests), t.spoofedRequests > 0 ? 'warn' : undefined, 'Claimed a crawler\'s name and failed verification'),
-    card('claims not checked', formatCount(t.uncheckedRequests ?? 0), (t.uncheckedRequests ?? 0) > 0 ? 'warn' : undefined, 'The operator\'s IP ranges were not loaded: not counted for or against it'),
+    card('claims not checked', formatCount(t.uncheckedRequests ?? 0), (t.uncheckedRequests ?? 0) > 0 ? 'warn' : undefined, 'The operator\'s IP ranges were not loaded (npx robots-edge ranges loads them): not counted for or against it'),
     card('not counted (grace)', formatCount(t.grace + (t.newHost ?? 0)), undefined, 'Within 24 h of a rule change and allowed by the previous robots.txt, or in the first 24 h robots-edge served the host'),
     card('tool requests', formatCount(t.tools?.requests ?? 0), undefined, 'Generic tools, listed apart from the crawlers'),
   ]

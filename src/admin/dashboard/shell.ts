@@ -57,11 +57,12 @@ export function verdictRule(): string {
   const t = THRESHOLDS
   return `<details id="rule" class="rule"><summary>How verdicts are decided</summary>
   <p>A disallowed request is a <strong>counted violation</strong> when the crawler could have known: it had fetched the robots.txt in force (<em>after fetching</em>), only an older one for that host (<em>stale copy</em>), or none at all (<em>never fetched</em>). Each request is classified when it is recorded.</p>
-  <p>Not counted: requests within ${t.graceHours} h of a rule change that the previous robots.txt allowed, by a crawler that had not fetched the new one; and, in the first ${t.graceHours} h after robots-edge starts serving a host, requests by crawlers that never fetched it, since they may hold the site's previous robots.txt (RFC 9309 §2.4).</p>
+  <p>Not counted: requests within ${t.graceHours} h of a rule change that the previous robots.txt allowed, by a crawler that had not fetched the new one; and, in the first ${t.graceHours} h after robots-edge starts serving a host, requests by crawlers that never fetched it, since they may hold the site's previous robots.txt (RFC 9309 §2.4). These grace periods keep a crawler from being accused on a cached copy; they never clear it.</p>
   <ul>
     <li><span class="badge bad">ignores robots.txt</span> at least ${t.repeatedAtLeast} counted violations, making at least ${t.repeatedShare * 100} % of its judged requests (by a crawler never seen fetching robots.txt: over at least ${t.minRequests} requests).</li>
     <li><span class="badge warn">isolated violations</span> fewer than ${t.repeatedAtLeast}, or under ${t.repeatedShare * 100} % of its requests: not a pattern. Click the row for the requests behind them.</li>
-    <li><span class="badge good">complies</span> at least ${t.minRequests} judged requests, a rule that restricted it, and no counted violation.</li>
+    <li><span class="badge pending">pending</span> no counted violation, but disallowed requests in a grace period, and no request on that host since it ended: judged once it ends (the reason says when), if they go on.</li>
+    <li><span class="badge good">complies</span> at least ${t.minRequests} judged requests, a rule that restricted it, no counted violation and nothing pending.</li>
     <li><span class="badge unknown">not enough data</span> anything less.</li>
   </ul>
   <p>Spoofed claims, and claims that could not be checked, are never counted against the crawler they name. Generic tools (curl, python-requests, …) are judged by the same rules and listed apart.</p>

@@ -1,6 +1,8 @@
 import type { AgentCategory, AgentPurpose } from './types.ts'
 import { scan } from './scanner.ts'
 import type { Target } from './name-index.ts'
+import { classifyWord, isGoogleName, namesCrawler, TOOL_NAME } from './lexicon.ts'
+import { RANK_GENERIC_TOOL } from './name-index.ts'
 import {
   CANDIDATE_FILLER, F_BOT_WORD, F_COMMENT, F_FILLER, F_FIRST_ELEMENT, F_KNOWN, F_NAME, F_PLATFORM, F_VERSIONED, F_VOCAB,
   found, groupOwner, isBrowserWord, knownNames, wordEnd, wordFlags, wordGroup, wordRun, wordStart,
@@ -28,6 +30,14 @@ export interface AgentIdentity {
    * when the header names one crawler (or one and its own fallbacks).
    */
   readonly others?: readonly AgentIdentity[]
+  /**
+   * `true` when the header looks automated but names itself as nothing: no
+   * registry agent or tool, no name of its own that ends in bot, crawler or
+   * spider, no contact link (`Magician`, `Music Player Daemon`, a runtime
+   * such as `Java/…` behind an app's name). Seen, but never judged by the
+   * `*` group: only a group naming it applies. Absent otherwise.
+   */
+  readonly unidentified?: true
 }
 
 /**
@@ -45,7 +55,10 @@ export interface AgentIdentity {
  * otherwise the first one named wins and the rest are in `others`. An unknown
  * client is a bot when it names itself as one (`…Bot`, `…Crawler`, `Kangaroo
  * Bot`, `(compatible; Name)`) or links to its description (`+https://…`).
- * Never throws; linear in the header's length, of which it reads 2 KiB.
+ * One that only looks automated (a lone app name, a runtime behind an app's
+ * name, `(compatible; Name)` without a link) is returned `unidentified`, so
+ * the guard never judges it by `*`. Words among a device's details never make
+ * a person a bot. Never throws; linear in the header's length, of which it reads 2 KiB.
  *
  * @example
  * identifyAgent('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')
@@ -59,11 +72,13 @@ export function identifyAgent(userAgent: string | null | undefined): AgentIdenti
 
 function decide(s: string): AgentIdentity | null {
   const best = found.best
-  if (best !== undefined && best.kind === 'bot') return identityOf(best, s, others(best, s))
-  if (found.weak !== undefined && found.signal) return identityOf(found.weak, s, undefined)
+  if (best !== undefined && best.kind === 'bot') return identityOf(best, s, others(best, s), false)
+  if (found.weak !== undefined && found.signal) return identityOf(found.weak, s, undefined, false)
   if (found.candidate >= 0) {
     const own = found.candidateKind === CANDIDATE_FILLER ? nameAround(s, found.candidate) : found.candidate
-    if (own >= 0) return unknownClient(s, own, 'bot')
+    // A name that says nothing about itself (`MyAgent/1.0/Nutch-1.7`) gives way to a tool the header names.
+    const client = own >= 0 ? unknownClient(s, own, 'bot') : null
+    if (client !== null && (client.unidentified !== true || best === undefined)) return client
     if (own === NO_NAME && best === undefined) return namelessBot(s)
   }
   if (found.signal) {
@@ -71,12 +86,38 @@ function decide(s: string): AgentIdentity | null {
     if (own >= 0) return unknownClient(s, own, 'bot')
     if (own === NO_NAME && best === undefined && found.tool < 0) return namelessBot(s)
   }
-  if (best !== undefined) return identityOf(best, s, undefined)
+  if (best !== undefined) return identityOf(best, s, undefined, best.rank === RANK_GENERIC_TOOL && !opensHeader(s, best) && !namesItself(s))
   if (found.tool >= 0) {
     const own = (wordFlags[found.tool] ?? 0) & F_FILLER ? nameAround(s, found.tool) : found.tool
     if (own >= 0) return unknownClient(s, own, 'tool')
   }
   return null
+}
+
+/**
+ * Whether the header says itself that it is automated: a contact link or
+ * address, or a word outside a device's details that calls it a crawler
+ * (`…Bot`, `Crawler`, `Spider`). A device model never does (`(Linux;
+ * Android 7.0; M bot 54)`), nor a word of what an app does (`Daemon`).
+ */
+function namesItself(s: string): boolean {
+  if (found.signal) return true
+  for (let k = 0; k < found.count; k++) {
+    const flags = wordFlags[k] ?? 0
+    if ((flags & F_BOT_WORD) !== 0 && (flags & F_PLATFORM) === 0 && namesCrawler(s, wordStart[k] ?? 0, wordEnd[k] ?? 0)) return true
+  }
+  return false
+}
+
+/**
+ * Whether a runtime the registry lists (`Java`, `libcurl`) is the header's
+ * first product, so the client is the runtime itself (`Java/17.0.2`) rather
+ * than an app built on it (`newsbeuter/2.4 (…) libcurl/7.22.0`, a feature
+ * phone's `… Safari/525.20.1 Java/Jbed/7.0`).
+ */
+function opensHeader(s: string, target: Target): boolean {
+  if (found.count === 0 || ((wordFlags[0] ?? 0) & F_KNOWN) === 0) return false
+  return s.slice(wordStart[0], wordEnd[0]).toLowerCase() === target.primary
 }
 
 const NO_NAME = -1
@@ -145,14 +186,14 @@ function others(winner: Target, s: string): readonly AgentIdentity[] | undefined
     if (other === winner || other.id === winner.id) continue
     if (winner.allTokens.has(other.primary) || other.allTokens.has(winner.primary)) continue
     result ??= []
-    if (!result.some((identity) => identity.id === other.id)) result.push(identityOf(other, s, undefined))
+    if (!result.some((identity) => identity.id === other.id)) result.push(identityOf(other, s, undefined, false))
   }
   return result
 }
 
 // One object literal per kind of result, every key always present, so every
 // result has the same shape and the code that reads it stays monomorphic.
-function identityOf(target: Target, s: string, others: readonly AgentIdentity[] | undefined): AgentIdentity {
+function identityOf(target: Target, s: string, others: readonly AgentIdentity[] | undefined, unidentified: boolean): AgentIdentity {
   const names = collectNames(s, -1)
   const bot = target.kind === 'bot'
   return {
@@ -165,17 +206,29 @@ function identityOf(target: Target, s: string, others: readonly AgentIdentity[] 
     id: target.id,
     names,
     others,
+    unidentified: unidentified ? true : undefined,
   }
 }
 
 /** A client that says it is a bot but gives no name of its own. */
 function namelessBot(s: string): AgentIdentity {
-  return { tokens: [], kind: 'bot', operator: undefined, category: undefined, purpose: undefined, obeysRobotsTxt: true, id: undefined, names: collectNames(s, -1), others: undefined }
+  return {
+    tokens: [], kind: 'bot', operator: undefined, category: undefined, purpose: undefined, obeysRobotsTxt: true, id: undefined,
+    names: collectNames(s, -1), others: undefined, unidentified: namesItself(s) ? undefined : true,
+  }
 }
 
-/** A client the registry does not know, by its own name: the first word of its run is its token. */
+/**
+ * A client the registry does not know, by its own name: the first word of its
+ * run is its token. It is unidentified unless it says it is automated: by its
+ * words or a contact link, by a library's name (`HTTP-Tiny`, `php-requests`),
+ * or by a name in Google's fetchers' style (`PlayStore-Google`).
+ */
 function unknownClient(s: string, k: number, kind: 'bot' | 'tool'): AgentIdentity {
   const token = s.slice(wordStart[k], wordEnd[k]).toLowerCase()
+  const start = wordStart[k] ?? 0
+  const end = wordEnd[k] ?? 0
+  const named = namesItself(s) || classifyWord(s, start, end) === TOOL_NAME || isGoogleName(s, start, end)
   return {
     tokens: [token],
     kind,
@@ -186,6 +239,7 @@ function unknownClient(s: string, k: number, kind: 'bot' | 'tool'): AgentIdentit
     id: undefined,
     names: collectNames(s, k),
     others: undefined,
+    unidentified: named ? undefined : true,
   }
 }
 

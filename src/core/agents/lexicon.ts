@@ -80,10 +80,45 @@ export function classifyWord(s: string, start: number, end: number): number {
       const kind = classifyPart(s, partStart, i, start, end)
       if (kind === BOT_NAME || kind === BOT_FILLER) return kind
       if (kind === BOT_ACTIVITY || (kind === TOOL_NAME && result === NOT_BOT_WORD)) result = kind
+      // An API client names the language it is for (`php-requests`, `unirest-java`, `aws-sdk-java`).
+      else if (result === NOT_BOT_WORD && (partStart !== start || i !== end) && isClientPart(s, partStart, i)) result = TOOL_NAME
     }
     partStart = i + 1
   }
   return result
+}
+
+/**
+ * Whether the word `s[start, end)` says in one of its parts that it is a
+ * crawler (`AcmeBot`, `Rakuten-crawler`, `bot`): the words a client uses to
+ * name itself automated, as opposed to what it does (`Scanner`, `Service`),
+ * which people's apps say too (`Music Player Daemon`, `Service Pack 2`).
+ */
+export function namesCrawler(s: string, start: number, end: number): boolean {
+  let partStart = start
+  for (let i = start; i <= end; i++) {
+    const code = i < end ? s.charCodeAt(i) : 45
+    if (code !== 45 && code !== 95 && code !== 46) continue
+    let partEnd = i
+    while (partEnd - partStart > 3 && isDigitCode(s.charCodeAt(partEnd - 1))) partEnd--
+    if (partEnd - partStart >= 3 && !isDevicePart(s, partStart, partEnd)) {
+      for (const suffix of crawlerByLast[foldCase(s.charCodeAt(partEnd - 1))] ?? NONE) {
+        if (endsWith(s, partStart, partEnd, suffix)) return true
+      }
+    }
+    partStart = i + 1
+  }
+  return false
+}
+
+// Parts of a library's name that say which language it serves.
+const CLIENT_PARTS = ['java', 'python', 'php', 'ruby', 'perl', 'nodejs', 'golang', 'dotnet', 'rust']
+
+function isClientPart(s: string, start: number, end: number): boolean {
+  const n = end - start
+  if (n < 3 || n > 6) return false
+  for (const part of CLIENT_PARTS) if (part.length === n && sameFolded(s, start, part)) return true
+  return false
 }
 
 /** A cheap first test for a word without `-`, `_` or `.`: can it end in a bot word at all? */

@@ -97,6 +97,8 @@ export function bareName(s: string, count: number, plain: boolean): void {
   else if (count <= 4 && isMozilla(s, 0) && isOneElementComment(s, wordEnd[0] ?? 0)) {
     // `Mozilla/5.0 (Morningscore/1.0)`, `Mozilla/4.0 (Hydra)`, `Mozilla/5.0 (compatible)`: no browser says only that.
     k = count > 1 ? 1 : -1
+    // A device alone (`Mozilla/5.0 (PlayStation 4 Pro 5.0)`) is a console's browser.
+    if (k > 0 && (wordFlags[1] ?? 0) & F_PLATFORM) return
     if (k < 0 || (wordFlags[1] ?? 0) & F_VOCAB || isBrowserWord(s, 1)) {
       found.candidate = count > 1 ? 1 : 0
       found.candidateKind = CANDIDATE_FILLER

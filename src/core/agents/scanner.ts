@@ -1,11 +1,12 @@
 import {
-  AT, CLOSE, IS_WORD, OPEN, PLUS, SEPARATOR, classOf, followedBy, isMailDomain, isScheme, isSubscribers, plusSignal, skipToken,
+  AT, CLOSE, IS_WORD, OPEN, PLUS, SEPARATOR, classOf, followedBy, isDigit, isMailDomain, isScheme, isSubscribers, plusSignal, skipToken,
 } from './char-classes.ts'
 import {
   BOT_ACTIVITY, BOT_FILLER, BOT_NAME, TOOL_NAME, VOCAB_BROWSER, VOCAB_FILLER, VOCAB_PLATFORM,
-  ENDINGS, classifyPart, classifyWord, isBrowserName, isDomain, isGoogleName, mayEndBotWord, hasPlatformPart,
+  ENDINGS, classifyPart, classifyWord, isBrowserName, isDomain, isGoogleName, mayEndBotWord, hasPlatformPart, namesCrawler,
 } from './lexicon.ts'
 import { hashStep, sameWord, type Target } from './name-index.ts'
+import { endsElement, isPrefix, isWhole, namesAlone, noteNameInVersion } from './scan-names.ts'
 import {
   BROWSER_SET, CANDIDATE_BOT, CANDIDATE_FILLER, CANDIDATE_NAMED, F_BOT_WORD, F_COMMENT, F_FILLER, F_FIRST_ELEMENT, F_KNOWN,
   F_NAME, F_PLATFORM, F_VERSIONED, F_VOCAB, MAX_DEPTH, MAX_WORDS, SCAN_LIMIT, bareName, confirmHeld, found, groupOwner, index,
@@ -40,6 +41,7 @@ export function scan(s: string): void {
   let platformMask = 0 // bit d: the comment open at depth d describes the platform
   let compatibleMask = 0 // bit d: the element before, at depth d, was `compatible`
   let describedMask = 0 // bit d: the comment at depth d is `(KHTML, like Gecko; …)`, whose extra elements name a client
+  let phoneMask = 0 // bit d: the comment at depth d describes an Android device, whose last element is its model (`Expanse`)
   let element = 0 // index of the current element in the innermost comment
   // A name after `compatible` (or in a KHTML comment) is held until its comment closes: it is
   // the client's own only if the comment names no platform (`(compatible; IBrowse 3.0; AmigaOS)`)
@@ -82,6 +84,7 @@ export function scan(s: string): void {
         platformMask &= ~(1 << depth)
         compatibleMask &= ~(1 << depth)
         describedMask &= ~(1 << depth)
+        phoneMask &= ~(1 << depth)
         element = 0
         leading = true
         firstElement = true
@@ -183,6 +186,8 @@ export function scan(s: string): void {
       }
       i = skipToken(s, end, length)
       runOpen = false
+      // The URL was what the `+` introduced: the product after it (`… +http://…) GPTBot/1.1`) is a name again.
+      afterPlus = false
       continue
     }
     if (next === 64 /* @ */ && isMailDomain(s, end + 1, length)) {
@@ -242,7 +247,10 @@ export function scan(s: string): void {
     // Only an unknown word that starts with a letter can begin with a known name glued to more text.
     const gluedName = record === undefined && namePosition && parts > 0 && parts <= MAX_PARTS && !firstIsDigit
     for (let p = 0; gluedName && target === undefined && p < parts; p++) {
-      const prefix = index.find(s, start, partEnd[p] ?? start, partHash[p] ?? 0)?.variants.find(isPrefix)
+      const at = partEnd[p] ?? start
+      const variants = index.find(s, start, at, partHash[p] ?? 0)?.variants
+      // A known name with its version glued on by `-` (`Nutch-1.7`) is that name too.
+      const prefix = variants?.find(isPrefix) ?? (s.charCodeAt(at) === 45 && isDigit(s.charCodeAt(at + 1)) ? variants?.find(isWhole) : undefined)
       if (prefix !== undefined) target = prefix.target
     }
 
@@ -250,11 +258,15 @@ export function scan(s: string): void {
     if (depth > 0 && namePosition && vocab === VOCAB_PLATFORM) {
       platformMask |= 1 << depth
       platformHere = true
+      if (end - start === 7 && sameWord(s, start, 'android')) phoneMask |= 1 << depth
     }
     // A bare word among a device's details is a model (`Expanse`, `RUBY`, `SPIDER Build/…`);
     // with a version it is a product (`DuplexWeb-Google/1.0`). A multi-word known name always counts.
     // A name with a hyphen or underscore is no model name (`(X11; Linux i686; ips-agent)`).
-    const counts = !afterLike && (!platformHere || versioned || nameEnd > end || (target !== undefined && parts > 0))
+    // So does a crawler or tool the registry knows standing alone as an element, where monitoring
+    // services and scanners put their name (`(X11; Linux x86_64; Catchpoint)`, `(X11, U; OpenVAS)`).
+    const counts = !afterLike && (!platformHere || versioned || nameEnd > end || (target !== undefined && parts > 0)
+      || (target !== undefined && (phoneMask & (1 << depth)) === 0 && namesAlone(target) && endsElement(s, nameEnd, length)))
     let flags = (depth > 0 ? F_COMMENT : 0) | (platformHere ? F_PLATFORM : 0) | (versioned ? F_VERSIONED : 0)
       | (namePosition ? F_NAME : 0) | (vocab !== 0 ? F_VOCAB : 0) | (depth > 0 && firstElement ? F_FIRST_ELEMENT : 0)
     let candidateKind = 0
@@ -272,14 +284,19 @@ export function scan(s: string): void {
       // Most words fail on their last two letters; only the rest are read for bot words.
       const kind = parts === 0 ? (botEnding ? classifyPart(s, start, end, start, end) : 0) : classifyWord(s, start, end)
       if (kind === BOT_NAME) {
-        // A crawler's name counts even among a device's details (`(Macintosh; …; TSMbot)`).
+        // A crawler's name is seen even among a device's details (`(Macintosh; …; TSMbot)`), when it
+        // ends its element: a model goes on (`M_bot_tab_71 Build/…`) or carries a bare number (`IDbot553`).
+        // Seen only: identify.ts never takes a word there for the client naming itself.
         flags |= F_BOT_WORD
-        if (counts || platformHere) candidateKind = CANDIDATE_BOT
+        if (counts || (platformHere && !(parts === 0 && isDigit(last)) && endsElement(s, end, length))) candidateKind = CANDIDATE_BOT
       } else if (kind === BOT_FILLER || kind === BOT_ACTIVITY) {
         flags |= F_BOT_WORD | (kind === BOT_FILLER ? F_FILLER : 0)
-        // Among a device's details only after another word of its element (`(iPhone; Y!J-BRY/YATSH crawler)`,
-        // never `(Linux; Android 12; Robot Build/…)`).
-        if (counts || (platformHere && !namePosition && kind === BOT_FILLER)) candidateKind = kind === BOT_FILLER ? CANDIDATE_FILLER : CANDIDATE_BOT
+        // Among a device's details only a crawler word after another word of its element, ending it
+        // (`(iPhone; Y!J-BRY/YATSH crawler)`): never a model (`Robot Build/…`, `M bot 54`, `POWER BOT Build/…`)
+        // nor a word of the platform's (`Service Pack 2`).
+        if (counts || (platformHere && !namePosition && kind === BOT_FILLER && namesCrawler(s, start, end) && endsElement(s, end, length))) {
+          candidateKind = kind === BOT_FILLER ? CANDIDATE_FILLER : CANDIDATE_BOT
+        }
       } else if (kind === TOOL_NAME) {
         toolWord = counts
         if (end - start === 4) flags |= F_FILLER
@@ -293,9 +310,10 @@ export function scan(s: string): void {
         heldGroup = group
         heldVersioned = versioned
         heldLast = true
-      } else if (depth > 0 && namePosition && parts > 0 && !platformHere && isDomain(s, start, end)
+      } else if (depth > 0 && namePosition && parts > 0 && !platformHere && !versioned && isDomain(s, start, end)
         && (held >= 0 || !sameWord(s, start, 'www.'))) {
-        // `(postrank.com)`, `(compatible; Twingly Recon; twingly.com)`: where to read about the client.
+        // `(postrank.com)`, `(compatible; Twingly Recon; twingly.com)`: where to read about the client
+        // (with a version it is a product: Firefox's `(WEB.DE/1.5)`).
         flags |= F_FILLER
         noteSignal(count, group)
       }
@@ -343,6 +361,8 @@ export function scan(s: string): void {
     if (i < length && s.charCodeAt(i) === 47) {
       const version = i + 1
       i = skipToken(s, version, length)
+      // A crawler framework named where a version goes (`CB/Nutch-1.7`, `MyAgent/1.0/Nutch-1.7`).
+      if (!platformHere) noteNameInVersion(s, version, i)
       // `productsup.io/crawler`, `visionheight.com/scan`: the product says what it does where its version goes.
       if (found.candidate < 0 && count > 0 && i > version && !platformHere && isLetter(s.charCodeAt(version))
         && mayEndBotWord(s, version, i)) {
@@ -374,10 +394,3 @@ const MAX_PARTS = 4
 const partEnd = new Int32Array(MAX_PARTS)
 
 const partHash = new Int32Array(MAX_PARTS)
-
-
-
-
-function isPrefix(variant: { readonly prefix: boolean }): boolean {
-  return variant.prefix
-}

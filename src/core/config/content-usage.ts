@@ -61,17 +61,21 @@ export function strictest(a: UsagePreferences, b: UsagePreferences): UsagePrefer
 
 /**
  * The `Content-Usage` header a response carries: the config's statement
- * combined with the one the origin sent, if any (both are statements about
- * the same content, so the most restrictive wins per category). The
- * origin's other members (extensions, parameters) are kept as it wrote
- * them. An origin value that is no valid Dictionary is ignored, as every
+ * combined with the one the origin sent, if any. The rule: the result is
+ * never less restrictive than either side, so a merge never weakens the
+ * origin's restriction: per category, `n` from either side wins over `y`,
+ * then `y` over unknown (`strictest`). The origin's statement is read as
+ * every recipient reads it, by RFC 8941 §4.2.2: of a key stated twice
+ * (`train-ai=y, train-ai=n`, or two fields), the last value counts. The
+ * origin's other members (extensions, parameters, RFC 9651's Dates and
+ * Display Strings) are kept as it wrote them. An origin value that is no valid Dictionary is ignored, as every
  * recipient must ignore it (RFC 9651 §4.2), and the config's alone is sent.
  */
 export function mergeUsageHeader(origin: string | null, preferences: UsagePreferences): string {
   if (origin === null || origin.trim() === '') return usageValue(preferences)
   let stated: Dictionary
   try {
-    stated = parseDictionary(origin)
+    stated = parseDictionary(origin, { rfc9651: true })
   } catch {
     return usageValue(preferences)
   }

@@ -152,11 +152,13 @@ export interface GuardConfig {
 /**
  * What the Worker does with forwarding headers a client sent
  * (`X-Forwarded-For`, `-Host`, `-Proto`, `-Port`, `Forwarded`, `X-Real-IP`,
- * `X-Original-URL`, `X-Rewrite-URL`) when it passes a request on to the origin.
+ * `True-Client-IP`, `X-Cluster-Client-IP`, `X-Client-IP` and the other
+ * client-address fields origins read, `X-Original-URL`, `X-Rewrite-URL`)
+ * when it passes a request on to the origin.
  * - `overwrite`: drop the client's copies; set `X-Forwarded-For`,
- *   `X-Real-IP`, `X-Forwarded-Host`, `X-Forwarded-Proto` and `Forwarded` to
- *   what the Worker knows (the client address from Cloudflare, the host and
- *   scheme requested). `X-Original-URL` and `X-Rewrite-URL` are dropped:
+ *   `X-Real-IP`, `True-Client-IP`, `X-Forwarded-Host`, `X-Forwarded-Proto`
+ *   and `Forwarded` to what the Worker knows (the client address from
+ *   Cloudflare, the host and scheme requested). `X-Original-URL` and `X-Rewrite-URL` are dropped:
  *   origins that honour them (IIS, older Symfony) would serve another path
  *   than the one the guard judged.
  * - `pass`: forward them as the client sent them. Only for an origin that

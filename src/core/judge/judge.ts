@@ -77,12 +77,16 @@ export function answersWildcard(id: string | undefined, tokens: readonly string[
  *
  * Every automated client, bot or generic tool, answers to `*` when no group
  * names it (RFC 9309 §2.2.1), except an agent whose operator says it reads
- * only groups naming it (AdsBot) and the fetchers `guard.exempt` lists
- * (acting for one person): those are judged only by a group that names them.
+ * only groups naming it (AdsBot), the fetchers `guard.exempt` lists
+ * (acting for one person) and a client `identifyAgent` marks `unidentified`:
+ * those are judged only by a group that names them.
  */
 export function selectTokens(identity: AgentIdentity, policy: Policy): Selection {
   const view = viewOf(policy)
-  return { tokens: withNamedGroups(identity.tokens, identity.names, view.matcher), wildcard: answersWildcard(identity.id, identity.tokens, view.exempt) }
+  // A client that names itself as nothing (a lone app name, a runtime behind an app) may be a
+  // person's app: the `*` group, written for crawlers, never judges it; a group naming it still does.
+  const wildcard = identity.unidentified !== true && answersWildcard(identity.id, identity.tokens, view.exempt)
+  return { tokens: withNamedGroups(identity.tokens, identity.names, view.matcher), wildcard }
 }
 
 /**

@@ -5,6 +5,8 @@ import type { Policies, Policy } from '../../core/config/index.ts'
 import type { JudgedRequest, Verification } from '../../core/events.ts'
 import { buildEvent, hashIp } from '../../core/judge/event.ts'
 import { agentKey, decide, declaredBot } from '../../core/judge/judge.ts'
+import { mayNormalize, normalizedPath } from '../../core/judge/path-readings.ts'
+import { decodeUnreserved } from '../../core/judge/readings.ts'
 import type { Verdict } from '../../core/robots/index.ts'
 import { deploymentEnvOf } from './robots-txt.ts'
 
@@ -38,6 +40,12 @@ export interface BotGuardOptions {
   record?: (event: JudgedRequest, c: Context, policy: Policy) => Promise<void> | void
   /** Salt for the client-IP hash in recorded events. Default: none (no hash stored). */
   ipSalt?: (c: Context) => string | undefined
+  /**
+   * Whether this response waits (at most HOLD_MS) for `record` to resolve.
+   * The Worker's ledger asks for it only while D1 refuses writes, so that
+   * each event is counted in KV before its response leaves. Default: never.
+   */
+  hold?: (c: Context) => boolean
   /** Paths never judged, each with everything below it: the project's own pages. Default: `['/_robots']`. */
   exclude?: readonly string[]
   /** Shapes a refusal. Default: the config's `guard.status`, `body` and `headers`. */
@@ -82,14 +90,16 @@ export function cloudflareVerification(c: Context): Verification {
 /**
  * Judges every request from an automated client by the rules it was served:
  * the same compiled matcher that rendered /robots.txt for this host. People
- * and unidentified clients pass untouched; `log` records the verdict; `block`
+ * and unidentified clients (`AgentIdentity.unidentified`, unless a group
+ * names them) pass untouched; `log` records the verdict; `block`
  * refuses a disallowed request; an allowed request always passes. Mount it
  * after `robotsTxt()`.
  *
  * Crawlers and generic tools alike answer to `*` when no group names them,
  * except the fetchers `guard.exempt` lists. A path is disallowed when it is
- * as requested or with its percent-encoded unreserved octets decoded
- * (guard/readings.ts). Where the deployment serves disallow-all (staging, a
+ * as requested, with its percent-encoded unreserved octets decoded, or as
+ * an origin that merges slashes, resolves dot segments and decodes `%2F`
+ * may read it (guard/readings.ts). Where the deployment serves disallow-all (staging, a
  * preview host), each agent keeps the mode of its config group. A header
  * naming several crawlers is judged by the stricter verdict.
  *
@@ -102,10 +112,16 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
   if (typeof policies?.get !== 'function') throw new TypeError('botGuard: `policies` must come from createPolicies(config).')
   const verify = options.verify ?? cloudflareVerification
   const exclude = (options.exclude ?? ['/_robots']).map((p) => p.replace(/\/+$/, ''))
-  const excluded = (path: string) => exclude.some((p) => path === p || path.startsWith(`${p}/`))
+  const under = (path: string) => exclude.some((p) => path === p || path.startsWith(`${p}/`))
+  // Excluded only if the origin's reading is too: `/_robots/..%2Fprivate/x` is no page of ours (guard/path-readings.ts).
+  const excluded = (path: string) => {
+    if (!under(path)) return false
+    const decoded = decodeUnreserved(path)
+    return !mayNormalize(decoded) || under(normalizedPath(decoded))
+  }
   const log = options.log ?? ((line: string) => console.log(line))
 
-  const keep = (c: Context, event: JudgedRequest, policy: Policy): void => {
+  const keep = (c: Context, event: JudgedRequest, policy: Policy): Promise<void> | undefined => {
     log(logLine(event))
     if (record === undefined) return
     const salt = ipSalt?.(c)
@@ -119,6 +135,7 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
     } catch {
       // No execution context (a unit test calling app.request): the promise still runs.
     }
+    return held(c, work, options.hold)
   }
 
   /** Judges one request; null when it is not to be judged (mode off) or cannot be. */
@@ -134,6 +151,9 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
       const decision = decide(policy, identity, url.href)
       const { verdict, mode } = decision
       if (mode === 'off') return null
+      // A client that names itself as nothing, and that no group names, is not judged: it passes
+      // unrecorded, as a person does, rather than appearing in the report as a bot.
+      if (decision.identity.unidentified === true && verdict.group === null) return null
       const verification = await verify(c, decision.identity)
       const refuse =
         mode === 'block' && (!verdict.allowed || (verification === 'spoofed' && policy.config.guard.spoofed === 'block'))
@@ -158,7 +178,7 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
     const { judgment, policy, event } = assessed
     c.set('robotsJudgment', judgment)
     c.set('robotsVerdict', judgment)
-    keep(c, event, policy)
+    await keep(c, event, policy)
     if (judgment.action === 'block') {
       if (onBlock) return onBlock(c, judgment, policy)
       const { status, body, headers } = policy.config.guard
@@ -172,11 +192,12 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
  * The `onFetch` hook for `robotsTxt()`: records each fetch of /robots.txt by
  * an identified agent, the evidence that it read the rules in force.
  */
-export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'verify' | 'ipSalt'>): (c: Context, policy: Policy) => void {
+export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'verify' | 'ipSalt' | 'hold'>): (c: Context, policy: Policy) => Promise<void> | undefined {
   const verify = options.verify ?? cloudflareVerification
   return (c, policy) => {
     const identity = identifyAgent(c.req.header('user-agent'))
-    if (identity === null || options.record === undefined) return
+    // An unidentified client is no agent the report can name (see `AgentIdentity.unidentified`).
+    if (identity === null || identity.unidentified === true || options.record === undefined) return
     const record = options.record
     const work = (async () => {
       const url = new URL(c.req.url)
@@ -192,5 +213,15 @@ export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'ver
     } catch {
       // No execution context: the promise still runs.
     }
+    return held(c, work, options.hold)
   }
+}
+
+/** A response waits this long at most for its event to be made durable: a slow KV never hangs it. */
+const HOLD_MS = 2000
+
+/** `work`, bounded, when `hold` asks the response to wait for it; otherwise nothing to wait for. */
+function held(c: Context, work: Promise<void>, hold: BotGuardOptions['hold']): Promise<void> | undefined {
+  // The timer, if left, ends with the request.
+  return hold?.(c) ? Promise.race([work, new Promise<void>((resolve) => setTimeout(resolve, HOLD_MS))]) : undefined
 }

@@ -23,12 +23,26 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-autho
  * Fields that tell an origin who the client is and which URL it asked for.
  * A client that sets them could pose as another address, or (with
  * `X-Original-URL` on IIS or older Symfony) make the origin serve another
- * path than the one the guard judged.
+ * path than the one the guard judged. The client-address ones are those
+ * origins, proxies and frameworks read (request-ip and PHP's
+ * `HTTP_CLIENT_IP`-style lookups, Akamai's and Cloudflare Enterprise's
+ * `True-Client-IP`, Fastly's, ingress-nginx's, Envoy's, Google's): each is
+ * dropped, whichever one an origin trusts.
+ *
+ * `CF-Connecting-IP` is not here: Cloudflare's edge sets it on every request,
+ * replacing a client's copy, and it is where the Worker reads the address
+ * it writes into the others; the Workers runtime does not forward one a
+ * Worker's subrequest carries (Cloudflare sets its own on the way out). `CF-Connecting-IPv6` and `CF-Pseudo-IPv4` are:
+ * Cloudflare sets them only with its Pseudo IPv4 setting, and nothing tells
+ * its copy from a client's.
  */
 export const FORWARDING_HEADERS = [
   'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-forwarded-prefix',
   'x-forwarded-server', 'x-forwarded-scheme', 'x-forwarded-ssl', 'x-real-ip', 'x-client-ip', 'x-original-url',
   'x-rewrite-url', 'x-original-host', 'x-host',
+  'true-client-ip', 'x-cluster-client-ip', 'client-ip', 'fastly-client-ip', 'x-original-forwarded-for', 'x-forwarded',
+  'forwarded-for', 'x-proxyuser-ip', 'x-envoy-external-address', 'x-appengine-user-ip', 'appengine-user-ip', 'fly-client-ip',
+  'x-remote-ip', 'x-remote-addr', 'x-originating-ip', 'cf-connecting-ipv6', 'cf-pseudo-ipv4',
 ] as const
 
 /** An IPv4 or IPv6 address as CF-Connecting-IP carries it; anything else is not put in a header. */
@@ -51,7 +65,9 @@ export function stripHopByHop(headers: Headers): void {
 
 /**
  * Applies the config's `forwardedHeaders` in place: `overwrite` drops the
- * client's copies and sets what the Worker knows; `pass` leaves them.
+ * client's copies and sets what the Worker knows (`X-Forwarded-For`,
+ * `X-Real-IP`, `True-Client-IP` and `Forwarded` from the platform's client
+ * address, `CF-Connecting-IP`); `pass` leaves them.
  */
 export function applyForwardingPolicy(headers: Headers, policy: ForwardedHeaders, url: URL, clientIp: string | null): void {
   if (policy === 'pass') return
@@ -61,6 +77,7 @@ export function applyForwardingPolicy(headers: Headers, policy: ForwardedHeaders
   if (ip !== null) {
     headers.set('x-forwarded-for', ip)
     headers.set('x-real-ip', ip)
+    headers.set('true-client-ip', ip)
   }
   headers.set('x-forwarded-host', url.host)
   headers.set('x-forwarded-proto', proto)

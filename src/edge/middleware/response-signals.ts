@@ -19,16 +19,24 @@ interface Rewriter {
 }
 
 /**
- * `X-Robots-Tag`: the config's directives for every crawler first, then the
- * origin's value as it came, then one `agent: directive` per directive for
- * named crawlers. Google reads a directive after `agent:` as that agent's,
- * so this order keeps each directive meaning what its author meant; the
- * origin's own are never dropped, and those it already sends are not repeated.
+ * `X-Robots-Tag`: the config's directives as fields of their own, after the
+ * origin's fields, which stay as they came. Google reads a directive after
+ * `agent:` in a field as that agent's, and each field on its own ("Multiple
+ * X-Robots-Tag headers can be combined", Google Search Central, robots meta
+ * tag specifications): joining the origin's fields into one would hand the
+ * directives after `googlebot: nofollow` to Googlebot alone. Directives the
+ * origin already sends to every crawler (before any `agent:` in its value)
+ * are not repeated.
  */
-function robotsTagValue(tag: RobotsTag, origin: string | null): string {
-  const theirs = origin?.trim() ?? ''
-  const sent = theirs.toLowerCase().split(/\s*,\s*/)
-  return [...tag.all.filter((d) => !sent.includes(d)), ...(theirs ? [theirs] : []), ...tag.named].join(', ')
+function appendRobotsTag(headers: Headers, tag: RobotsTag): void {
+  const sent: string[] = []
+  for (const d of (headers.get('X-Robots-Tag') ?? '').split(',')) {
+    if (d.includes(':')) break
+    sent.push(d.trim().toLowerCase())
+  }
+  const all = tag.all.filter((d) => !sent.includes(d))
+  if (all.length > 0) headers.append('X-Robots-Tag', all.join(', '))
+  if (tag.named.length > 0) headers.append('X-Robots-Tag', tag.named.join(', '))
 }
 
 /** `<meta name="robots">` (and `name="googlebot"`…) for what the header says; names are product tokens, directives a fixed list. */
@@ -49,7 +57,10 @@ function metaTags(tag: RobotsTag): string {
  * response. Refusals, /robots.txt and `exclude` get nothing in production.
  *
  * Only the response is read: no request header can add, change or remove
- * these. The origin's own values are merged, never dropped. A response
+ * these. The origin's own values are merged, never dropped, and its
+ * `X-Robots-Tag` fields stay separate fields. The headers never depend on
+ * the body: HTML that HTMLRewriter cannot read gets them, without the
+ * `<meta>` tags. A response
  * whose headers cannot be rewritten (a WebSocket upgrade) passes unchanged.
  * Mount it before `robotsTxt()` and `botGuard()`, so it sees their verdict.
  *
@@ -79,12 +90,17 @@ export function responseSignals<E extends BotGuardEnv = BotGuardEnv>(options: Re
       let res = new Response(c.res.body, c.res)
       if (preferences !== undefined) res.headers.set('Content-Usage', mergeUsageHeader(res.headers.get('Content-Usage'), preferences))
       if (tag !== undefined) {
-        res.headers.set('X-Robots-Tag', robotsTagValue(tag, res.headers.get('X-Robots-Tag')))
+        appendRobotsTag(res.headers, tag)
         // Only where the runtime has HTMLRewriter (workerd); elsewhere the header alone.
         const Rewriter = (globalThis as { HTMLRewriter?: new () => Rewriter }).HTMLRewriter
         if (policy.config.noindexMeta && Rewriter !== undefined && res.body !== null && /^text\/html\b/i.test(res.headers.get('Content-Type') ?? '')) {
           const html = metaTags(tag)
-          res = new Rewriter().on('head', { element: (head) => void head.prepend(html, { html: true }) }).transform(res)
+          // The headers are set already and never depend on the body: a
+          // charset HTMLRewriter cannot read (UTF-16, ISO-2022-JP, an unknown
+          // label) makes transform() throw, and the page goes out as it came.
+          try {
+            res = new Rewriter().on('head', { element: (head) => void head.prepend(html, { html: true }) }).transform(res)
+          } catch {}
         }
       }
       // Hono's setter copies the old response's headers over a new one, which

@@ -8,7 +8,7 @@ export interface RobotsTxtOptions {
    * Called for each GET or HEAD of /robots.txt with the policy served, e.g.
    * to record which agents fetched which version. Default: none.
    */
-  onFetch?: (c: Context, policy: Policy) => void
+  onFetch?: (c: Context, policy: Policy) => Promise<void> | void
 }
 
 /** `If-None-Match` uses the weak comparison (RFC 9110 §13.1.2): `W/` is ignored, `*` matches. */
@@ -48,7 +48,8 @@ export function robotsTxt(options: RobotsTxtOptions): MiddlewareHandler {
       return c.text('Method Not Allowed\n', 405, { Allow: 'GET, HEAD' })
     }
     const policy = policies.get(hostOf(c), deploymentEnvOf(c))
-    onFetch?.(c, policy)
+    // A promise only when the response must wait for it (the ledger's outage, see botGuard's `hold`).
+    await onFetch?.(c, policy)
     const headers: Record<string, string> = {
       'Content-Type': 'text/plain; charset=utf-8',
       ETag: policy.etag,

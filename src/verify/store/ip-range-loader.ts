@@ -48,6 +48,8 @@ export interface IpRangeSnapshot {
 export interface IpRangeLoader {
   (kv: KVNamespace, now?: number): Promise<Ranges>
   snapshot(): IpRangeSnapshot
+  /** Makes the next call read the version key whatever `checkMs` says: for a rare caller that must see a fresh store (the coverage route). */
+  recheck(): void
 }
 
 interface State extends IpRangeSnapshot {
@@ -133,5 +135,8 @@ export function createIpRangeLoader(options: IpRangeLoaderOptions = {}): IpRange
   }
   return Object.assign(load, {
     snapshot: (): IpRangeSnapshot => ({ ranges: state.ranges, metadata: state.metadata, index: state.index, loadedAt: state.loadedAt, error: state.error }),
+    recheck: () => {
+      state = { ...state, nextCheckAt: 0 }
+    },
   })
 }

@@ -1,7 +1,7 @@
-import { IpRangeSet, parseIpRanges } from '../ip-ranges.ts'
+import { IpRangeSet } from '../ip-ranges.ts'
 import { ipRangeLists } from '../verify.ts'
 import type { IpRangeList } from '../../core/agents/types.ts'
-import { readBoundedText } from '../../core/http/bounded-body.ts'
+import { describeFetchError, fetchIpRangeList, type FetchFn } from './ip-range-fetch.ts'
 
 /**
  * Operators' published IP-range lists in Workers KV: the cron trigger fetches
@@ -37,6 +37,12 @@ export interface IpRangesMetadata {
   readonly count: number
   /** Malformed entries skipped. */
   readonly skipped: number
+  /**
+   * Where the copy came from: `live` (the operator's URL, by the cron or
+   * `robots-edge ranges`) or `snapshot` (the dated copy the package ships,
+   * whose date `fetchedAt` then is). Absent in copies stored before it existed: live.
+   */
+  readonly source?: 'live' | 'snapshot'
 }
 
 /** The outcome of refreshing one list. On failure the previously stored value stays in force. */
@@ -48,8 +54,7 @@ export interface IpRangeRefresh {
   readonly error?: string
 }
 
-/** How the refresh fetches a list; the global `fetch` by default, injected in tests. */
-export type FetchFn = (url: string, init: RequestInit) => Promise<Response>
+export type { FetchFn }
 
 /** Options of {@link refreshIpRanges}. */
 export interface RefreshOptions {
@@ -84,7 +89,7 @@ export interface IpRangesIndex {
  */
 export async function refreshIpRanges(kv: KVNamespace, fetchFn: FetchFn = (url, init) => fetch(url, init), now: number = Date.now(), options: RefreshOptions = {}): Promise<IpRangeRefresh[]> {
   const { lists = ipRangeLists, timeoutMs = 10_000, maxBytes = 2 * 1024 * 1024 } = options
-  const previous = await readIndex(kv).catch(() => null)
+  const previous = await readIpRangesIndex(kv).catch(() => null)
   const summary = await Promise.all(lists.map((list) => refreshList(kv, list, fetchFn, now, timeoutMs, maxBytes)))
   // A failed list stays listed if it was stored before: its old value is still good.
   const urls = summary.filter((result) => result.ok || previous?.urls.includes(result.url) === true).map((result) => result.url)
@@ -94,44 +99,29 @@ export async function refreshIpRanges(kv: KVNamespace, fetchFn: FetchFn = (url, 
     // Last, so an isolate that sees the new version finds the lists it names.
     await kv.put(IP_RANGES_VERSION_KEY, `${now}-${crypto.randomUUID()}`)
   } catch (error) {
-    return summary.map((result) => (result.ok ? { ...result, ok: false, error: `index not written: ${describe(error, timeoutMs)}` } : result))
+    return summary.map((result) => (result.ok ? { ...result, ok: false, error: `index not written: ${describeFetchError(error, timeoutMs)}` } : result))
   }
   return summary
 }
 
 async function refreshList(kv: KVNamespace, list: IpRangeList, fetchFn: FetchFn, now: number, timeoutMs: number, maxBytes: number): Promise<IpRangeRefresh> {
   const { url } = list
+  const fetched = await fetchIpRangeList(list, fetchFn, timeoutMs, maxBytes)
+  // A refused list (an empty one is almost always a changed format or an
+  // error page served with 200) keeps the last good copy, worth more than nothing.
+  if (!fetched.ok) return { url, ok: false, ...(fetched.skipped !== undefined ? { skipped: fetched.skipped } : {}), error: fetched.error }
+  const { set, count, skipped } = fetched
   try {
-    const response = await fetchFn(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: list.format === 'google-json' ? 'application/json' : 'text/plain' } })
-    if (!response.ok) {
-      await response.body?.cancel()
-      return { url, ok: false, error: `HTTP ${response.status}` }
-    }
-    const { set, count, skipped } = parseIpRanges(await readText(response, maxBytes), list.format)
-    // An empty result is almost always a changed format or an error page served
-    // with 200: the last good copy is worth more than nothing.
-    if (count === 0) return { url, ok: false, skipped, error: `no address parsed (${skipped} entries skipped)` }
     const metadata: IpRangesMetadata = { fetchedAt: now, count, skipped }
     await kv.put(ipRangesKey(url), JSON.stringify(set), { metadata })
     return { url, ok: true, count, skipped }
   } catch (error) {
-    return { url, ok: false, error: describe(error, timeoutMs) }
+    return { url, ok: false, error: describeFetchError(error, timeoutMs) }
   }
 }
 
-// Reads the body up to `maxBytes`, so a runaway response cannot exhaust the isolate's memory.
-async function readText(response: Response, maxBytes: number): Promise<string> {
-  const text = await readBoundedText(response, maxBytes)
-  if (text === null) throw new Error(`body larger than ${maxBytes} bytes`)
-  return text
-}
-
-function describe(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`
-  return error instanceof Error ? error.message : String(error)
-}
-
-async function readIndex(kv: KVNamespace): Promise<IpRangesIndex | null> {
+/** The index, or null before the first refresh (or when it is not this module's shape). */
+export async function readIpRangesIndex(kv: KVNamespace): Promise<IpRangesIndex | null> {
   const value: unknown = await kv.get(IP_RANGES_INDEX_KEY, 'json')
   if (typeof value !== 'object' || value === null) return null
   const { updatedAt, urls, failures } = value as Record<string, unknown>
@@ -167,7 +157,7 @@ export interface IpRangesRead {
  * `unreadable` and the others still count.
  */
 export async function readIpRanges(kv: KVNamespace): Promise<IpRangesRead> {
-  const index = await readIndex(kv)
+  const index = await readIpRangesIndex(kv)
   const lists = new Map<string, StoredIpRanges>()
   const unreadable: string[] = []
   if (index === null) return { index, lists, unreadable }

@@ -1,7 +1,8 @@
 import { directoryLifetime, directoryUrl, importDirectoryKey, parseKeyDirectory, type CacheBounds, type DirectoryFailure, type DirectoryKey, type KeyLookup } from '../key-directory.ts'
 import { readBoundedText } from '../../core/http/bounded-body.ts'
+import { createNodeDirectoryFetch, isNodeRuntime, PRIVATE_ADDRESS, type DirectoryLookup } from './node-directory-fetch.ts'
 
-export type { DirectoryFailure, KeyLookup }
+export type { DirectoryFailure, DirectoryLookup, KeyLookup }
 
 /**
  * Web Bot Auth key directories, fetched on demand and cached twice: per
@@ -11,16 +12,20 @@ export type { DirectoryFailure, KeyLookup }
  * stored whole, under `web-bot-auth:v1:<directory URL>`, since its few keys
  * arrive in one response.
  *
- * The origins come from clients, so every fetch is bounded (§"Server-Side Request Forgery"): https only
- * (checked by the caller), no redirect followed, a time and a size limit, a
- * per-isolate fetch budget, and failures remembered briefly.
+ * The origins come from clients, so every fetch is bounded (§"Server-Side Request Forgery"): https on
+ * port 443 only (checked by the caller), no redirect followed, a time and a
+ * size limit, a per-isolate fetch budget, and failures remembered briefly.
+ * In Node, a name that resolves to a private address is refused too
+ * (node-directory-fetch.ts); on Cloudflare the platform's egress rules do that.
  */
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
 
 export interface KeyDirectoryOptions {
-  /** Default: the global `fetch`, looked up at each call. */
+  /** Default: in a Worker, the global `fetch`, looked up at each call; in Node, node:https with every address checked (node-directory-fetch.ts). */
   readonly fetch?: FetchLike
+  /** Node only, with the default `fetch`: resolves a directory's host. Default: node:dns `lookup`. */
+  readonly lookup?: DirectoryLookup
   /** Time for one fetch, headers and body. Default: 2000 ms. */
   readonly timeoutMs?: number
   /** Largest body read. Default: 64 KiB. */
@@ -75,7 +80,7 @@ const MAX_ENTRIES = 512
 export function createKeyDirectories(options: KeyDirectoryOptions = {}): KeyDirectories {
   const { timeoutMs = 2000, maxBytes = 64 * 1024, failureSeconds = 60, refetchAfterSeconds = 300, fetchesPerMinute = 30 } = options
   const bounds = options.lifetime ?? { floor: 300, ceiling: 86_400, fallback: 3600 }
-  const fetchFn: FetchLike = options.fetch ?? ((url, init) => fetch(url, init))
+  const fetchFn: FetchLike = options.fetch ?? (isNodeRuntime() ? createNodeDirectoryFetch(options.lookup) : (url, init) => fetch(url, init))
   const entries = new Map<string, Entry>()
   const failures = new Map<string, { reason: DirectoryFailure; until: number }>()
   const imported = new Map<string, CryptoKey>()
@@ -141,7 +146,9 @@ export function createKeyDirectories(options: KeyDirectoryOptions = {}): KeyDire
     try {
       return await race(attempt, timeoutMs)
     } catch (error) {
-      return { ok: false, reason: error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') ? 'timeout' : 'network' }
+      if (!(error instanceof Error)) return { ok: false, reason: 'network' }
+      if (error.name === PRIVATE_ADDRESS) return { ok: false, reason: 'private-address' }
+      return { ok: false, reason: error.name === 'TimeoutError' || error.name === 'AbortError' ? 'timeout' : 'network' }
     }
   }
 

@@ -105,6 +105,17 @@ describe('several names in one header', () => {
     expect(identifyAgent(ua)?.id).toBe(id)
   })
 
+  // A crawler's `+http` link ends its own description, not the header: a crawler named after it is still read.
+  it.each([
+    ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html) GPTBot/1.1', 'googlebot', 'gptbot'],
+    ['Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) GPTBot/1.1', 'bingbot', 'gptbot'],
+    ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot) Googlebot/2.1', 'gptbot', 'googlebot'],
+  ])('%s names %s and, in others, %s', (ua, id, other) => {
+    const identity = identifyAgent(ua)
+    expect(identity?.id).toBe(id)
+    expect(identity?.others?.map((o) => o.id)).toEqual([other])
+  })
+
   // A self-declared crawler wins over the library it runs on.
   it('an unknown bot name wins over a generic client', () => {
     expect(identifyAgent('python-requests/2.31.0 AcmeBot/1.0')).toMatchObject({ kind: 'bot', tokens: ['acmebot'] })

@@ -1,6 +1,8 @@
+import fc from 'fast-check'
+import * as oracle from 'structured-headers'
 import { describe, expect, it } from 'vitest'
 import { parseDictionary, Token } from '../../../src/core/http/structured-fields.ts'
-import { mergeUsageHeader, strictest, usageValue } from '../../../src/core/config/content-usage.ts'
+import { CONTENT_USAGE_VOCABULARY, mergeUsageHeader, strictest, USAGE_CATEGORIES, usageValue, type UsagePreferences } from '../../../src/core/config/content-usage.ts'
 import { buildPolicy, resolveConfig, validateConfig, type ContentUsage, type RobotsConfig } from '../../../src/core/config/index.ts'
 import type { ResponseSignals } from '../../../src/core/config/signals.ts'
 import { lintRobotsTxt, parseRobotsTxt } from '../../../src/core/robots/index.ts'
@@ -140,6 +142,42 @@ describe('merging with the origin\'s own Content-Usage', () => {
   it('keeps the origin\'s other members and parameters', () => {
     expect(mergeUsageHeader('future-use=n;scope="x", flag, list=(a b)', { trainAi: false })).toBe('train-ai=n, future-use=n;scope="x", flag, list=(a b)')
     expect(parseDictionary(mergeUsageHeader('flag;p=1', { search: true })).has('flag')).toBe(true)
+  })
+
+  // RFC 8941 §4.2.2: of a key stated twice (in one field or two, joined), the last value is the one every recipient reads.
+  it('reads a category the origin states twice as RFC 8941 does, and never weakens it', () => {
+    expect(mergeUsageHeader('train-ai=n, train-ai=n', { trainAi: true, search: true })).toBe('train-ai=n, search=y')
+    expect(mergeUsageHeader('search=n, search=n', { trainAi: true, search: true })).toBe('train-ai=y, search=n')
+    expect(mergeUsageHeader('train-ai=y, train-ai=n', { trainAi: true })).toBe('train-ai=n')
+    expect(mergeUsageHeader('train-ai=n;a=1;a=2, future=y, future=n', { search: true })).toBe('train-ai=n, search=y, future=n')
+  })
+
+  // The merge rule, checked on generated origin values read by an independent RFC 8941 parser (structured-headers):
+  // per category, n from either side wins over y, and the result is a Dictionary every recipient can read.
+  it('is never less restrictive than the origin or the config', { timeout: 60_000 }, () => {
+    const label = fc.constantFrom('train-ai', 'search', 'future', 'x')
+    const value = fc.constantFrom('=y', '=n', '=?1', '="n"', '', '=(n y)', '=y;q=n', '=%"n"', '=n;at=%"caf%c3%a9"')
+    const origin = fc.array(fc.tuple(label, value), { maxLength: 6 }).map((ms) => ms.map(([k, v]) => k + v).join(', '))
+    const preferences = fc.record({ trainAi: fc.boolean(), search: fc.boolean() }, { requiredKeys: [] })
+    const token = (d: oracle.Dictionary, key: string) => {
+      const member = d.get(key)
+      return member !== undefined && !Array.isArray(member[0]) && member[0] instanceof oracle.Token ? member[0].toString() : undefined
+    }
+    fc.assert(fc.property(origin, preferences, (sent: string, config: UsagePreferences) => {
+      const theirs = oracle.parseDictionary(sent)
+      const merged = oracle.parseDictionary(mergeUsageHeader(sent, config))
+      for (const category of USAGE_CATEGORIES) {
+        const key = CONTENT_USAGE_VOCABULARY[category]
+        const stated = [token(theirs, key), config[category] === undefined ? undefined : config[category] ? 'y' : 'n']
+        const expected = stated.includes('n') ? 'n' : stated.includes('y') ? 'y' : undefined
+        expect(token(merged, key), `${sent} with ${JSON.stringify(config)}`).toBe(expected)
+      }
+    }), { numRuns: 1000 })
+  })
+
+  // Content-Usage is an RFC 9651 field: its Dates and Display Strings are no reason to drop the origin's statement.
+  it('reads an origin value with RFC 9651 Dates and Display Strings, and keeps them', () => {
+    expect(mergeUsageHeader('train-ai=n, seen=@1700000000, note=%"caf%c3%a9";at=@-1', { trainAi: true, search: true })).toBe('train-ai=n, search=y, seen=@1700000000, note=%"caf%c3%a9";at=@-1')
   })
 
   // RFC 9651 §4.2: a field that fails to parse is ignored by every recipient.

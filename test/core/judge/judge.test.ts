@@ -62,6 +62,25 @@ describe('a header naming two registry crawlers is judged by the stricter verdic
   })
 })
 
+describe('a client that names itself as nothing is judged only by a group naming it', () => {
+  const star: ConfigInput = { rules: [{ userAgent: '*', disallow: '/private/' }], guard: { mode: 'block' } }
+
+  it('the * group, written for crawlers, never judges it', () => {
+    const identity = identifyAgent('Magician')!
+    expect(identity.unidentified).toBe(true)
+    expect(decide(policyOf(star), identity, url('/private/x'))).toMatchObject({ verdict: { allowed: true, group: null } })
+  })
+
+  it('a group naming it does', () => {
+    const named: ConfigInput = { rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'Magician', disallow: '/private/' }], guard: { mode: 'block' } }
+    expect(decide(policyOf(named), identifyAgent('Magician')!, url('/private/x'))).toMatchObject({ verdict: { allowed: false, group: 'magician' }, mode: 'block' })
+  })
+
+  it('the same name calling itself a bot answers to *', () => {
+    expect(decide(policyOf(star), identifyAgent('MagicianBot/1.0')!, url('/private/x'))).toMatchObject({ verdict: { allowed: false, group: '*' } })
+  })
+})
+
 describe('decodeUnreserved (RFC 3986 §2.3, §6.2.2.2)', () => {
   it('decodes letters, digits, "-", ".", "_" and "~", in either case of hex', () => {
     expect(decodeUnreserved('/%70%52%69v%61te/%7e%7E%2d%2E%5f%5F%30%39')).toBe('/pRivate/~~-.__09')

@@ -2,8 +2,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { JudgedRequest } from '../../src/core/events.ts'
-import { Backlog, BACKLOG_LIMITS } from '../../src/ledger/backlog.ts'
+import type { JudgedRequest } from '../src/core/events.ts'
+import { Backlog, BACKLOG_LIMITS } from '../src/ledger/backlog.ts'
 
 /**
  * `--fault d1`: D1 made unavailable to the Worker for a while, the way an

@@ -1,0 +1,43 @@
+// Unit test of `report`'s text output for a pending agent: printReport over a
+// report the judgment built, no runtime. The verdict, its reason, the
+// totals and the note under the table, whose time comes from
+// evidence.pendingUntil rather than from the sentence.
+import { describe, expect, it } from 'vitest'
+import { printReport } from '../../src/cli/report.ts'
+import { buildReport } from '../../src/admin/report.ts'
+import type { CounterRow } from '../../src/admin/types.ts'
+import { DAY, HOUR, T0 } from '../support/report-fixtures.ts'
+import { captureIo } from '../support/cli-io.ts'
+
+const row = (agentKey: string, cls: CounterRow['cls'], requests: number): CounterRow => ({
+  agentKey, verification: 'unverified', cls, requests, blocked: 0, sampled: 0, first: T0, last: T0 + HOUR,
+})
+
+describe('report: a pending agent in the text output', () => {
+  const report = buildReport({
+    filter: { since: T0, until: T0 + DAY }, source: 'd1',
+    agents: [
+      { agentKey: 'bytespider', agentId: 'bytespider', kind: 'bot', operator: 'ByteDance', category: 'AI Crawler', declaredObeys: false },
+      { agentKey: 'python-requests', agentId: null, kind: 'tool', operator: null, category: null, declaredObeys: null },
+    ],
+    counts: [row('bytespider', 'newHost', 115), row('python-requests', 'allowed', 40), row('python-requests', 'newHost', 12)],
+    graceWindows: [
+      // Seconds past the minute: the note rounds up, as the reason does.
+      { agentKey: 'bytespider', host: 'example.com', cls: 'newHost', requests: 115, until: T0 + DAY + 20_000, seenSince: false },
+      { agentKey: 'python-requests', host: 'example.com', cls: 'newHost', requests: 12, until: T0 + DAY + 20_000, seenSince: false },
+    ],
+    paths: [], rules: [], groupUses: [], texts: new Map(), timeline: [], timelineBin: HOUR,
+    coverage: { counts: { since: T0, until: T0 + DAY }, samples: null, paths: { since: T0, until: T0, other: 0 }, summary: 'counts cover the full day' },
+  })
+
+  it('prints the verdict and its reason, counts it in the totals, and says from when it is judged', () => {
+    const io = captureIo()
+    printReport(report, 'test', io)
+    const text = io.text()
+    expect(text).toMatch(/^1 agent · 115 judged requests · 0 counted violations · 0 ignoring robots\.txt · 0 spoofed requests · 1 pending · 52 tool requests$/m)
+    expect(text).toMatch(/^ {2}bytespider\s.+\spending: 115 disallowed requests in the host's first 24 h; judged from 2026-01-06 10:01 UTC if they go on$/m)
+    expect(text).toMatch(/^ {2}python-requests\s.+\spending: 12 disallowed requests in the host's first 24 h; judged from 2026-01-06 10:01 UTC if they go on$/m)
+    expect(text).toContain('pending: disallowed requests only in a 24 h grace period (a host\'s first day, or a rule change), not held against it yet and never cleared. The first are judged from 2026-01-06 10:01 UTC (on example.com).')
+    expect(text).not.toContain('complies')
+  })
+})
