@@ -1,4 +1,6 @@
+import { UPKEEP_PATH } from '../core/report-base.ts'
 import { createCoverageReader } from '../verify/store/coverage.ts'
+import { runUpkeep, upkeepHandler } from './upkeep.ts'
 import type { AdminBindings } from './env.ts'
 import { createReportApp } from './routes.ts'
 
@@ -13,7 +15,9 @@ import { createReportApp } from './routes.ts'
  *
  * Bindings: `DB`, `ROBOTS_KV`, `ROBOTS_ADMIN_TOKEN` (secret), and, for the
  * Analytics Engine report, `AE_ACCOUNT_ID`, `AE_API_TOKEN`, `AE_DATASET`.
- * Paths outside /_robots/ answer 404.
+ * Paths outside /_robots/ answer 404, but one: the edge Worker's cron asks
+ * for the ledger's upkeep (IP lists, roll-ups, pruning, counts left in KV)
+ * with a POST to UPKEEP_PATH, and a cron trigger here runs the same.
  *
  * @example
  * // src/workers/admin-worker.js (wrangler.admin.toml: name = "robots-edge-admin")
@@ -24,5 +28,16 @@ export function createAdminWorker(): ExportedHandler<AdminBindings> {
   // Its own IP-range loader: the edge's wiring (the recorder, Web Bot Auth) stays out of this bundle.
   const readCoverage = createCoverageReader()
   const app = createReportApp({ coverage: (c) => readCoverage(c.env, c.req.url) })
-  return { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }
+  const upkeep = upkeepHandler()
+  return {
+    fetch(request, env, ctx) {
+      // The edge Worker's cron, through the service binding; never a client's (the edge forwards only /_robots/).
+      if (request.method === 'POST' && new URL(request.url).pathname === UPKEEP_PATH) return upkeep(env)
+      return app.fetch(request, env, ctx)
+    },
+    // A cron trigger on this Worker instead of the edge's runs the same upkeep.
+    scheduled(_controller, env, ctx) {
+      ctx.waitUntil(runUpkeep(env))
+    },
+  }
 }

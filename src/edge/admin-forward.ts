@@ -1,4 +1,5 @@
-import type { ReportFactory } from './edge.ts'
+import { UPKEEP_PATH } from '../core/report-base.ts'
+import type { ReportFactory, Upkeep } from './edge.ts'
 import type { RobotsEdgeEnv } from './env.ts'
 
 /** A service binding, checked by shape: a consumer's `env` may hold anything under that name. */
@@ -26,3 +27,21 @@ export const forwardToAdmin: ReportFactory = () => ({
     return Response.json(UNBOUND, { status: 503, headers: { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow' } })
   },
 })
+
+/**
+ * The cron's upkeep for `createEdgeWorker`: run by the admin Worker, asked
+ * through the same binding, so the code for IP lists, roll-ups and pruning
+ * is in its bundle rather than in this one. A missing binding or a failed
+ * run is said in one log line; the next cron run asks again.
+ */
+export const upkeepThroughAdmin: Upkeep = async (env) => {
+  const admin = adminOf(env)
+  if (admin === undefined) {
+    console.log(JSON.stringify({ robotsEdge: 'cron', error: 'no ROBOTS_ADMIN service binding: the admin Worker runs the ledger\'s upkeep (IP lists, roll-ups, pruning)', retry: 'next run' }))
+    return
+  }
+  // The host is a placeholder: a service binding delivers to its Worker whatever the URL names.
+  const res = await admin.fetch(new Request(`https://robots-edge-admin.internal${UPKEEP_PATH}`, { method: 'POST' }))
+  if (!res.ok) console.log(JSON.stringify({ robotsEdge: 'cron', error: `the admin Worker answered ${res.status} to the upkeep`, retry: 'next run' }))
+  await res.body?.cancel()
+}

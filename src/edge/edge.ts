@@ -29,6 +29,12 @@ export type RecordFn = (event: JudgedRequest, c: Context<AppEnv>, policy: Policy
 export type VerifyFn = (c: Context<AppEnv>, identity: AgentIdentity) => Verification | Promise<Verification>
 /** The cron's work: refresh the operators' IP ranges in KV, prune the ledger in D1. */
 export type ScheduledFn = (controller: ScheduledController, env: unknown, ctx: ExecutionContext) => void
+/**
+ * The ledger's upkeep for the cron (IP lists, roll-ups, pruning, counts left
+ * in KV): the admin side's `runUpkeep` in the one-Worker forms, a request to
+ * the admin Worker for `createEdgeWorker`.
+ */
+export type Upkeep = (env: unknown) => Promise<unknown>
 
 export interface RobotsEdgeOptions {
   /**
@@ -189,7 +195,7 @@ function brokenConfigEdge(error: ConfigError): Edge {
  * KV IP ranges as defaults, and the cron handler. `report` serves /_robots/
  * (unless `options.report` is false); without it, this edge has none.
  */
-export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {}, report?: ReportFactory): Edge {
+export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {}, report?: ReportFactory, upkeep?: Upkeep): Edge {
   const wiring = createWiring()
   let assembled: Omit<Edge, 'scheduled'>
   try {
@@ -213,9 +219,13 @@ export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {},
     notice(c.env)
     return edge(c, next)
   }
-  // wiring.scheduled catches and logs its own failures; the catch here only
-  // keeps a bug in it from turning the cron run into an unlogged "exception".
-  const scheduled: ScheduledFn = (_controller, env, ctx) => ctx.waitUntil(wiring.scheduled(env as RobotsEdgeEnv).catch((error: unknown) => {
+  // The cron: this isolate's own backlog, then the ledger's upkeep, which
+  // logs its own failures; the catch only keeps a bug from turning the run
+  // into an unlogged "exception".
+  const scheduled: ScheduledFn = (_controller, env, ctx) => ctx.waitUntil((async () => {
+    await wiring.flush()
+    await upkeep?.(env)
+  })().catch((error: unknown) => {
     console.error(`robots-edge: the cron run failed and runs again at its next time: ${error instanceof Error ? error.message : String(error)}`)
   }))
   return { policies, middleware, scheduled }

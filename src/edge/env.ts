@@ -1,4 +1,5 @@
 export { kvOf } from '../verify/store/kv.ts'
+export { d1Of } from '../ledger/d1.ts'
 
 /**
  * The bindings, vars and secrets robots-edge reads from a Worker's `env`.
@@ -37,8 +38,3 @@ export interface RobotsEdgeEnv {
   CF_VERSION_METADATA?: { readonly id: string; readonly tag?: string }
 }
 
-/** A D1 binding, checked by shape: a consumer's `env` may hold anything under that name. */
-export function d1Of(env: unknown): D1Database | undefined {
-  const db = (env as RobotsEdgeEnv | undefined)?.DB
-  return typeof db?.prepare === 'function' && typeof db.batch === 'function' ? db : undefined
-}

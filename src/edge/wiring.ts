@@ -9,11 +9,10 @@ import type { VerificationCoverage } from '../verify/coverage.ts'
 import { createCoverageReader } from '../verify/store/coverage.ts'
 import { createHostGate } from '../ledger/hosts.ts'
 import { createIpRangeLoader } from '../verify/store/ip-range-loader.ts'
-import { refreshIpRanges } from '../verify/store/ip-ranges.ts'
 import { createKeyDirectories } from '../verify/store/key-directories.ts'
-import { pruneLedger, rollUpLedger, type Deployment } from '../ledger/ledger.ts'
-import { collectHeldLosses, kvHeldStore } from '../ledger/journal.ts'
-import { collectStashedLosses, kvLossStash } from '../ledger/losses.ts'
+import type { Deployment } from '../ledger/ledger.ts'
+import { kvHeldStore } from '../ledger/journal.ts'
+import { kvLossStash } from '../ledger/losses.ts'
 import { createRecorder, type Recorder } from '../ledger/recorder.ts'
 
 /**
@@ -32,7 +31,8 @@ export interface Wiring {
   coverage(c: Context): Promise<VerificationCoverage>
   /** What the request's Web Bot Auth signature showed, once `verify` ran for it; `record` adds it to the event. */
   signatureOf(request: Request): SignatureEvidence | undefined
-  scheduled(env: RobotsEdgeEnv, now?: number): Promise<void>
+  /** Writes what this isolate still holds, for the cron. */
+  flush(): Promise<void>
   readonly recorder: () => Recorder | undefined
 }
 
@@ -42,12 +42,6 @@ const bindingsOf = (c: Context): RobotsEdgeEnv => c.env as RobotsEdgeEnv
 function deploymentOf(env: RobotsEdgeEnv): Deployment | undefined {
   const metadata = env.CF_VERSION_METADATA
   return metadata?.id ? { id: metadata.id, ...(metadata.tag ? { tag: metadata.tag } : {}) } : undefined
-}
-
-/** Both kinds of counts isolates left in KV: loss stashes, and journal entries of events they held. */
-async function collectLosses(kv: KVNamespace, db: D1Database, now: number): Promise<{ moved: number; events: number }> {
-  const [stashed, held] = [await collectStashedLosses(kv, db, now), await collectHeldLosses(kv, db, now)]
-  return { moved: stashed.moved + held.moved, events: stashed.events + held.events }
 }
 
 export function createWiring(): Wiring {
@@ -122,48 +116,11 @@ export function createWiring(): Wiring {
 
     coverage: (c) => readCoverage(c.env, c.req.url),
 
-    async scheduled(env, now = Date.now()) {
-      // Never throws: a cron run that throws is only "exception" in the
-      // dashboard, with the other tasks' results lost. Each task's failure is
-      // caught and named in the run's one log line; a list that could not be
-      // fetched keeps its stored copy and is fetched again on the next run.
-      try {
-        // A Worker without one of the bindings has that feature off (said once, on the first request).
-        const kv = kvOf(env)
-        const database = d1Of(env)
-        const missing = (binding: string) => Promise.reject(new Error(`no ${binding} binding`))
-        // Roll the hourly counters up first: pruning keeps hourly rows until they are.
-        const ledger = async (d: D1Database) => ({ rollUp: await rollUpLedger(d, { now }), ...(await pruneLedger(d, { now })) })
-        const [refresh, prune, losses] = await Promise.allSettled([
-          settle(() => (kv ? refreshIpRanges(kv) : missing('ROBOTS_KV'))),
-          settle(() => (database ? ledger(database) : missing('DB'))),
-          // Losses stashed in KV by isolates that stopped before D1 was back.
-          settle(() => (kv && database ? collectLosses(kv, database, now) : missing(kv ? 'DB' : 'ROBOTS_KV'))),
-          // This isolate's own backlog, should D1 have come back while no request came.
-          settle(() => recorder?.flush()),
-        ])
-        const failed = refresh.status === 'fulfilled' ? refresh.value.filter((r) => !r.ok) : []
-        const anyFailed = failed.length > 0 || [refresh, prune, losses].some((r) => r.status === 'rejected')
-        console.log(JSON.stringify({
-          robotsEdge: 'cron',
-          ipRanges: refresh.status === 'fulfilled' ? { lists: refresh.value.length, failed: failed.map((f) => ({ url: f.url, error: f.error })) } : reasonOf(refresh.reason),
-          prune: prune.status === 'fulfilled' ? prune.value : reasonOf(prune.reason),
-          losses: losses.status === 'fulfilled' ? losses.value : reasonOf(losses.reason),
-          ...(anyFailed ? { retry: 'next run' } : {}),
-        }))
-      } catch (error) {
-        console.log(JSON.stringify({ robotsEdge: 'cron', error: reasonOf(error), retry: 'next run' }))
-      }
+    // The cron's share here: this isolate's own backlog, should D1 have come
+    // back while no request came. The ledger's upkeep is the admin side's
+    // (src/admin/upkeep.ts), kept out of this bundle.
+    flush: async () => {
+      await recorder?.flush()
     },
   }
-}
-
-/** Runs `task`, turning a synchronous throw into a rejection, so Promise.allSettled sees every failure. */
-async function settle<T>(task: () => T | Promise<T>): Promise<T> {
-  return task()
-}
-
-// As the cron's log line has always written a failure: "Error: no DB binding".
-function reasonOf(reason: unknown): string {
-  return String(reason)
 }

@@ -2,9 +2,10 @@
 // 2.4 KiB gzip less than the default preset; the routes here are few and fixed.
 import { Hono } from 'hono/tiny'
 import type { ConfigInput, Policies } from '../core/config/index.ts'
-import { forwardToAdmin } from '../edge/admin-forward.ts'
+import { forwardToAdmin, upkeepThroughAdmin } from '../edge/admin-forward.ts'
 import { inProcessReport } from './robots-edge.ts'
-import { assembleEdge, createEdge, type AppEnv, type RecordFn, type ReportFactory, type VerifyFn } from '../edge/edge.ts'
+import { runUpkeep } from '../admin/upkeep.ts'
+import { assembleEdge, createEdge, type AppEnv, type RecordFn, type ReportFactory, type Upkeep, type VerifyFn } from '../edge/edge.ts'
 import type { RobotsEdgeEnv } from '../edge/env.ts'
 import { cloudflareVerification } from '../edge/middleware/bot-guard.ts'
 import { passThrough } from '../edge/middleware/origin.ts'
@@ -49,7 +50,7 @@ export function createApp(config: ConfigInput, deps: AppDeps = {}): Hono<AppEnv>
  * export default createWorker(config)
  */
 export function createWorker(config: ConfigInput, deps: AppDeps = {}): ExportedHandler<RobotsEdgeEnv> {
-  return standaloneWorker(config, deps, inProcessReport)
+  return standaloneWorker(config, deps, inProcessReport, runUpkeep)
 }
 
 /**
@@ -70,12 +71,12 @@ export function createWorker(config: ConfigInput, deps: AppDeps = {}): ExportedH
  * export default createEdgeWorker(config)
  */
 export function createEdgeWorker(config: ConfigInput, deps: AppDeps = {}): ExportedHandler<RobotsEdgeEnv> {
-  return standaloneWorker(config, deps, forwardToAdmin)
+  return standaloneWorker(config, deps, forwardToAdmin, upkeepThroughAdmin)
 }
 
-/** The Worker in front of an origin, with what serves /_robots/. */
-function standaloneWorker(config: ConfigInput, deps: AppDeps, report: ReportFactory): ExportedHandler<RobotsEdgeEnv> {
-  const edge = createEdge(config, { record: deps.record, verify: deps.verify }, report)
+/** The Worker in front of an origin, with what serves /_robots/ and what runs the cron's upkeep. */
+function standaloneWorker(config: ConfigInput, deps: AppDeps, report: ReportFactory, upkeep: Upkeep): ExportedHandler<RobotsEdgeEnv> {
+  const edge = createEdge(config, { record: deps.record, verify: deps.verify }, report, upkeep)
   const app = new Hono<AppEnv>()
   app.use(edge.middleware)
   deps.routes?.(app, edge.policies)
@@ -109,7 +110,7 @@ export function withRobotsEdge<Env = RobotsEdgeEnv, QueueMessage = unknown, CfHo
   if (handler === null || typeof handler !== 'object') {
     throw new TypeError('withRobotsEdge: the second argument must be a module Worker\'s handler, an object with fetch(), e.g. withRobotsEdge(config, { fetch: (request, env, ctx) => ... }).')
   }
-  const edge = createEdge(config, {}, inProcessReport)
+  const edge = createEdge(config, {}, inProcessReport, runUpkeep)
   const app = new Hono<AppEnv>()
   app.use(edge.middleware)
   app.all('*', (c) => {

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { createReportApp } from '../admin/routes.ts'
+import { runUpkeep } from '../admin/upkeep.ts'
 import type { ConfigInput } from '../core/config/index.ts'
 import { createEdge, type AppEnv, type ReportFactory, type RobotsEdgeOptions, type ScheduledFn } from '../edge/edge.ts'
 
@@ -39,6 +40,6 @@ export type RobotsEdgeMiddleware = MiddlewareHandler<AppEnv> & {
  * export default { fetch: app.fetch, scheduled: edge.scheduled }
  */
 export function robotsEdge(config: ConfigInput, options: RobotsEdgeOptions = {}): RobotsEdgeMiddleware {
-  const edge = createEdge(config, options, inProcessReport)
+  const edge = createEdge(config, options, inProcessReport, runUpkeep)
   return Object.assign(edge.middleware, { scheduled: edge.scheduled })
 }

@@ -1,9 +1,10 @@
 // An isolate killed during a D1 outage loses nothing unseen (integration):
-// the built edge Worker in plain Miniflare, D1 and KV persisted in a
+// the built edge and admin Workers in plain Miniflare, D1 and KV persisted in a
 // temporary folder, D1 locked the way `loadtest --fault d1` locks it; crawler
 // requests answered during the outage, then workerd killed with SIGKILL (no
 // waitUntil, no dispose: what it held in memory is gone). A new runtime on
-// the same folder, D1 unlocked, the cron run: every request answered is
+// the same folder, D1 unlocked, the cron run (the edge asks the admin Worker
+// for the upkeep, as deployed): every request answered is
 // either stored or counted in ledger_losses, exactly.
 import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -35,22 +36,37 @@ function children(): Set<number> {
   }
 }
 
-async function start(persist: string, edge: string, log: string[]): Promise<{ mf: Miniflare; url: string; pid: number | undefined }> {
+async function start(persist: string, bundles: { edge: string; admin: string }, log: string[]): Promise<{ mf: Miniflare; url: string; pid: number | undefined }> {
   const before = children()
+  // The edge Worker in front, the admin Worker behind its ROBOTS_ADMIN binding (the cron's upkeep is
+  // the admin's), both on the same D1 and KV, as deployed.
+  const storage = { d1Databases: { DB: 'kill-ledger' }, kvNamespaces: { ROBOTS_KV: 'kill-kv' } }
   const mf = new Miniflare({
-    name: 'robots-edge',
-    modules: true,
-    scriptPath: edge,
-    compatibilityDate: '2026-04-20',
-    compatibilityFlags: ['nodejs_compat'],
-    d1Databases: { DB: 'kill-ledger' },
-    kvNamespaces: { ROBOTS_KV: 'kill-kv' },
+    workers: [
+      {
+        name: 'robots-edge',
+        modules: true,
+        scriptPath: bundles.edge,
+        compatibilityDate: '2026-04-20',
+        compatibilityFlags: ['nodejs_compat'],
+        ...storage,
+        bindings: { ROBOTS_ENV: 'production', ORIGIN: '', IP_HASH_SALT: 'kill-salt' },
+        serviceBindings: { ROBOTS_ADMIN: 'robots-edge-admin' },
+      },
+      {
+        name: 'robots-edge-admin',
+        modules: true,
+        scriptPath: bundles.admin,
+        compatibilityDate: '2026-04-20',
+        compatibilityFlags: ['nodejs_compat'],
+        ...storage,
+        bindings: { ROBOTS_ENV: 'production', ROBOTS_ADMIN_TOKEN: 'kill-token' },
+        // The upkeep's IP-range refresh: answered at once instead of a DNS lookup that fails offline.
+        outboundService: () => new Response('offline', { status: 503 }),
+      },
+    ],
     d1Persist: join(persist, 'd1'),
     kvPersist: join(persist, 'kv'),
-    bindings: { ROBOTS_ENV: 'production', ORIGIN: '', IP_HASH_SALT: 'kill-salt' },
-    serviceBindings: { ROBOTS_ADMIN: () => new Response('admin (stand-in)') },
-    // The cron's IP-range refresh: answered at once instead of a DNS lookup that fails offline.
-    outboundService: () => new Response('offline', { status: 503 }),
     cf: false,
     host: '127.0.0.1',
     port: 0,
@@ -108,12 +124,12 @@ describe('an isolate killed during a D1 outage (built Worker, Miniflare, SIGKILL
   })
 
   it('every request answered is stored or counted in ledger_losses, exactly', async () => {
-    const { edge } = await builtWorkers()
+    const bundles = await builtWorkers()
     const persist = await mkdtemp(join(tmpdir(), 'robots-edge-kill-'))
     cleanup.push(() => rm(persist, { recursive: true, force: true }))
     const log: string[] = []
 
-    const first = await start(persist, edge, log)
+    const first = await start(persist, bundles, log)
     cleanup.push(() => first.mf.dispose().catch(() => {}))
     expect(first.pid).toBeDefined()
     const db = (await first.mf.getD1Database('DB')) as unknown as LedgerDb
@@ -138,7 +154,7 @@ describe('an isolate killed during a D1 outage (built Worker, Miniflare, SIGKILL
     expect(answered.every((s) => s === 200 || s === 403)).toBe(true)
     await first.mf.dispose().catch(() => {})
 
-    const second = await start(persist, edge, log)
+    const second = await start(persist, bundles, log)
     cleanup.push(() => second.mf.dispose())
     await lock.unlock()
     const kv = (await second.mf.getKVNamespace('ROBOTS_KV')) as unknown as Kv

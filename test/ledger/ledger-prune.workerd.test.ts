@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { getReport } from '../../src/admin/queries.ts'
 import { pruneLedger, recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/ledger/ledger.ts'
 import { DAY, HOUR, T0, googlebot, gptbot, judged } from '../support/report-fixtures.ts'
-import { createWiring } from '../../src/edge/wiring.ts'
+import { runUpkeep } from '../../src/admin/upkeep.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
 
 const db = env.DB
@@ -106,7 +106,7 @@ describe('the cron', () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('not here', { status: 404 }))
     const logSpy = vi.spyOn(console, 'log').mockImplementation(() => {})
     try {
-      await createWiring().scheduled(env, now)
+      await runUpkeep(env, now)
       const line = JSON.parse(String(logSpy.mock.calls.find((c) => String(c[0]).includes('"robotsEdge":"cron"'))?.[0]))
       expect(line.prune).toMatchObject({ rollUp: { rolledHour: now - HOUR }, expired: 1, complete: true })
       expect(await count('SELECT sum(requests) AS n FROM counts_daily')).toBe(3)

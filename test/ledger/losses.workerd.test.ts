@@ -4,7 +4,7 @@ import { env, SELF } from 'cloudflare:test'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { MAX_STORED_HOSTS } from '../../src/ledger/hosts.ts'
 import { collectStashedLosses, getStorageNotes, kvLossStash, LOSS_STASH_PREFIX, readLosses, recordLoss, STALE_STASH_MS } from '../../src/ledger/losses.ts'
-import { createWiring } from '../../src/edge/wiring.ts'
+import { runUpkeep } from '../../src/admin/upkeep.ts'
 import { HOUR, MINUTE, T0 } from '../support/report-fixtures.ts'
 
 const db = env.DB
@@ -54,7 +54,7 @@ describe('collectStashedLosses (the cron)', () => {
     expect((await kv.list({ prefix: LOSS_STASH_PREFIX })).keys).toEqual([])
   })
 
-  it('runs in the Worker\'s cron', async () => {
+  it('runs in the cron\'s upkeep', async () => {
     const now = Date.now()
     await kvLossStash(kv).put({ id: 'gone-2', from: now - 2 * HOUR, to: now - HOUR, events: 4, held: 0, updated: now - HOUR })
     // The cron's other work (the operators' IP ranges) gets no network here.
@@ -62,7 +62,7 @@ describe('collectStashedLosses (the cron)', () => {
     const lines: string[] = []
     const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line))
     try {
-      await createWiring().scheduled(env, now)
+      await runUpkeep(env, now)
     } finally {
       fetch.mockRestore()
       log.mockRestore()

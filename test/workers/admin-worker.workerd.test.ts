@@ -1,5 +1,5 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createAdminWorker } from 'robots-edge'
 
 // createAdminWorker, the template's admin Worker (src/workers/admin-worker.js): the
@@ -47,5 +47,40 @@ describe('createAdminWorker()', () => {
   it('answers 404 outside /_robots/: it serves nothing else', async () => {
     expect((await call('/robots.txt', auth)).status).toBe(404)
     expect((await call('/', auth)).status).toBe(404)
+  })
+
+  // The edge Worker's cron asks for the upkeep with a POST at its path; the admin Worker runs it and answers with the run's log line.
+  it('runs the upkeep its edge asks for, at most once a minute, and on its own cron', async () => {
+    const worker = createAdminWorker()
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('offline', { status: 503 }))
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {})
+    try {
+      const ask = async () => {
+        const ctx = createExecutionContext()
+        const res = await worker.fetch!(new Request('https://robots-edge-admin.internal/__robots-edge/upkeep', { method: 'POST' }) as never, env as never, ctx)
+        await waitOnExecutionContext(ctx)
+        return res
+      }
+      const first = await ask()
+      expect(first.status).toBe(200)
+      const line = (await first.json()) as { robotsEdge: string; prune: { complete: boolean }; ipRanges: { failed: unknown[] }; retry?: string }
+      expect(line).toMatchObject({ robotsEdge: 'cron', prune: { complete: true }, retry: 'next run' })
+      expect(line.ipRanges.failed.length).toBeGreaterThan(0)
+      // Asked again at once: refused, not run twice.
+      const again = await ask()
+      expect(again.status).toBe(429)
+      expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0)
+      // A GET at that path is not the edge's request: 404 like any path outside /_robots/.
+      expect((await call('/__robots-edge/upkeep')).status).toBe(404)
+      // A cron trigger on the admin Worker itself runs the same upkeep.
+      const before = log.mock.calls.length
+      const ctx = createExecutionContext()
+      worker.scheduled!({ cron: '17 * * * *', scheduledTime: Date.now(), noRetry() {} } as ScheduledController, env as never, ctx)
+      await waitOnExecutionContext(ctx)
+      expect(log.mock.calls.slice(before).map((c) => String(c[0])).filter((l) => l.includes('"robotsEdge":"cron"'))).toHaveLength(1)
+    } finally {
+      fetch.mockRestore()
+      log.mockRestore()
+    }
   })
 })

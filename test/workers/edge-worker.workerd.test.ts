@@ -140,4 +140,27 @@ describe('createEdgeWorker(config)', () => {
     const res = await call(edge, get('/_robots/', UA.browser), { ...env, ROBOTS_ADMIN: 'robots-edge-admin' })
     expect(res.status).toBe(503)
   })
+
+  // The cron's upkeep (IP lists, roll-ups, pruning) is the admin Worker's: the edge asks through the binding, and its bundle carries none of it.
+  it('asks the admin Worker for the upkeep on its cron, through ROBOTS_ADMIN, at a path no client is forwarded to', async () => {
+    const admin = adminDouble()
+    const ctx = createExecutionContext()
+    edge.scheduled!({ cron: '17 * * * *', scheduledTime: Date.now(), noRetry() {} } as ScheduledController, { ...env, ROBOTS_ADMIN: admin.fetcher } as never, ctx)
+    await waitOnExecutionContext(ctx)
+    expect(admin.seen.map(({ method, url }) => ({ method, path: new URL(url).pathname }))).toEqual([{ method: 'POST', path: '/__robots-edge/upkeep' }])
+    // A client asking for that path through the edge is not forwarded: it goes to the site like any other path.
+    const client = adminDouble()
+    await call(edge, get('/__robots-edge/upkeep', UA.browser, { method: 'POST' }), { ...env, ORIGIN: inject('echoOrigin'), ROBOTS_ADMIN: client.fetcher })
+    expect(client.seen).toEqual([])
+  })
+
+  it('says in one log line when there is no admin Worker to run the upkeep', async () => {
+    const { ROBOTS_ADMIN: _bound, ...unbound } = env as typeof env & { ROBOTS_ADMIN?: unknown }
+    const ctx = createExecutionContext()
+    edge.scheduled!({ cron: '17 * * * *', scheduledTime: Date.now(), noRetry() {} } as ScheduledController, unbound as never, ctx)
+    await waitOnExecutionContext(ctx)
+    const lines = log.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('"robotsEdge":"cron"'))
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0]!)).toMatchObject({ error: expect.stringContaining('no ROBOTS_ADMIN service binding'), retry: 'next run' })
+  })
 })
