@@ -16,14 +16,71 @@ Sitemap: https://example.com/sitemap.xml
 `
 
 const AGENTS = [
-  'Googlebot', 'Googlebot-Image', 'Googlebot-News', 'bingbot', 'Slurp', 'DuckDuckBot', 'Baiduspider', 'YandexBot',
-  'Applebot', 'GPTBot', 'ChatGPT-User', 'OAI-SearchBot', 'ClaudeBot', 'anthropic-ai', 'CCBot', 'PerplexityBot',
-  'Bytespider', 'Amazonbot', 'meta-externalagent', 'FacebookBot', 'Google-Extended', 'Applebot-Extended',
-  'AhrefsBot', 'SemrushBot', 'MJ12bot', 'DotBot', 'PetalBot', 'Yeti', 'SeznamBot', 'Sogou', 'Exabot', 'ia_archiver',
-  'archive.org_bot', 'Twitterbot', 'LinkedInBot', 'Pinterestbot', 'cohere-ai', 'Diffbot', 'YouBot', 'Timpibot',
+  'Googlebot',
+  'Googlebot-Image',
+  'Googlebot-News',
+  'bingbot',
+  'Slurp',
+  'DuckDuckBot',
+  'Baiduspider',
+  'YandexBot',
+  'Applebot',
+  'GPTBot',
+  'ChatGPT-User',
+  'OAI-SearchBot',
+  'ClaudeBot',
+  'anthropic-ai',
+  'CCBot',
+  'PerplexityBot',
+  'Bytespider',
+  'Amazonbot',
+  'meta-externalagent',
+  'FacebookBot',
+  'Google-Extended',
+  'Applebot-Extended',
+  'AhrefsBot',
+  'SemrushBot',
+  'MJ12bot',
+  'DotBot',
+  'PetalBot',
+  'Yeti',
+  'SeznamBot',
+  'Sogou',
+  'Exabot',
+  'ia_archiver',
+  'archive.org_bot',
+  'Twitterbot',
+  'LinkedInBot',
+  'Pinterestbot',
+  'cohere-ai',
+  'Diffbot',
+  'YouBot',
+  'Timpibot',
 ]
-const WORDS = ['admin', 'search', 'cart', 'checkout', 'account', 'api', 'private', 'tmp', 'cgi-bin', 'wp-admin',
-  'print', 'feed', 'tag', 'category', 'user', 'login', 'static', 'assets', 'images', 'docs', 'café', 'ツ']
+const WORDS = [
+  'admin',
+  'search',
+  'cart',
+  'checkout',
+  'account',
+  'api',
+  'private',
+  'tmp',
+  'cgi-bin',
+  'wp-admin',
+  'print',
+  'feed',
+  'tag',
+  'category',
+  'user',
+  'login',
+  'static',
+  'assets',
+  'images',
+  'docs',
+  'café',
+  'ツ',
+]
 
 /**
  * A long real-world-style file, like those of large news and retail sites:
@@ -103,9 +160,8 @@ export function realUrls(site: string, text: string, count = 2048, seed = 5): st
   }
   const out: string[] = []
   for (let i = 0; i < count; i++) {
-    const path = i % 2 === 0 && near.length > 0
-      ? near[Math.floor(r() * near.length)]!
-      : `/${WORDS[Math.floor(r() * WORDS.length)]}/${Math.floor(r() * 100000)}-article.html${r() < 0.2 ? '?ref=home' : ''}`
+    const path =
+      i % 2 === 0 && near.length > 0 ? near[Math.floor(r() * near.length)]! : `/${WORDS[Math.floor(r() * WORDS.length)]}/${Math.floor(r() * 100000)}-article.html${r() < 0.2 ? '?ref=home' : ''}`
     out.push(`https://www.${site}${encodeURI(path).replace(/%25([0-9A-F]{2})/gi, '%$1')}`)
   }
   return out
@@ -121,9 +177,11 @@ export function realRobots(targetBytes: number): string {
   const files = REAL_FILES.map(realFile)
   let out = ''
   for (let copy = 0; out.length < targetBytes; copy++) {
-    out += files[copy % files.length]!
-      .replace(/^(\s*user-agent\s*:\s*)([A-Za-z_-]+)/gim, (_, key: string, token: string) => `${key}${token}-c${copy}`)
-      .replace(/^(\s*(?:dis)?allow\s*:\s*)([/*])/gim, (_, key: string, head: string) => `${key}/c${copy}${head === '/' ? '/' : '/*'}`) + '\n'
+    out +=
+      files[copy % files.length]!.replace(/^(\s*user-agent\s*:\s*)([A-Za-z_-]+)/gim, (_, key: string, token: string) => `${key}${token}-c${copy}`).replace(
+        /^(\s*(?:dis)?allow\s*:\s*)([/*])/gim,
+        (_, key: string, head: string) => `${key}/c${copy}${head === '/' ? '/' : '/*'}`,
+      ) + '\n'
   }
   // Whole lines, within the size crawlers must read (RFC 9309 §2.5).
   return out.slice(0, out.lastIndexOf('\n', targetBytes) + 1)

@@ -11,7 +11,7 @@ import { fastest, formatNs, table } from '../dev/harness.ts'
  * Prints numbers only: the baseline is the same run's single check.
  */
 export function runGuardBench(): boolean {
-  console.log('\n## The guard\'s readings of a path vs one check (same URLs, same run, median of 7 rounds)\n')
+  console.log("\n## The guard's readings of a path vs one check (same URLs, same run, median of 7 rounds)\n")
   const rows: string[][] = [['case', 'one check', 'guard readings', 'ratio']]
   for (const site of REAL_FILES) {
     const text = realFile(site)
@@ -19,7 +19,10 @@ export function runGuardBench(): boolean {
     const policy = { matcher }
     const plain = realUrls(site, text)
     const probing = plain.map((url, i) => url.replace(/^(https:\/\/[^/]+)\//, i % 2 === 0 ? '$1//' : '$1/x/..%2F'))
-    for (const [name, sample] of [['as crawled', plain], ['probing (`//`, `..%2F`)', probing]] as const) {
+    for (const [name, sample] of [
+      ['as crawled', plain],
+      ['probing (`//`, `..%2F`)', probing],
+    ] as const) {
       const n = sample.length
       const one = fastest((i) => matcher.check(REAL_TOKENS[i & 7]!, sample[i % n]!))
       const guard = fastest((i) => checkEitherWay(policy, [REAL_TOKENS[i & 7]!], sample[i % n]!))

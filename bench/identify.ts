@@ -112,10 +112,7 @@ async function measureSet(name: string, headers: readonly string[]): Promise<Ben
 
 /** Time identifyAgent and isbot on the traffic-like mix and on the public-corpora sample. */
 export async function runIdentifyBench(): Promise<IdentifyBenchResult> {
-  const sets = [
-    await measureSet('traffic mix (3/4 browsers)', mixHeaders()),
-    await measureSet('public-corpora sample', shuffle(lines('../test/fixtures/public-corpora-sample.jsonl'))),
-  ]
+  const sets = [await measureSet('traffic mix (3/4 browsers)', mixHeaders()), await measureSet('public-corpora sample', shuffle(lines('../test/fixtures/public-corpora-sample.jsonl')))]
   return { sets, pass: sets.every((set) => set.pass) }
 }
 

@@ -25,16 +25,19 @@ const BASELINE_REF = 'cae20be'
 const GOAL = { reportMs: 200, rowsRead: 50_000, rowsWritten: 3 }
 
 function sizes(value: string): number[] {
-  return value.split(',').filter(Boolean).map((s) => {
-    const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(s.trim())
-    if (!m) throw new Error(`--sizes: "${s}" is not a size such as 100k or 1m`)
-    return Math.round(Number(m[1]) * (m[2]?.toLowerCase() === 'm' ? 1e6 : m[2]?.toLowerCase() === 'k' ? 1e3 : 1))
-  })
+  return value
+    .split(',')
+    .filter(Boolean)
+    .map((s) => {
+      const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(s.trim())
+      if (!m) throw new Error(`--sizes: "${s}" is not a size such as 100k or 1m`)
+      return Math.round(Number(m[1]) * (m[2]?.toLowerCase() === 'm' ? 1e6 : m[2]?.toLowerCase() === 'k' ? 1e3 : 1))
+    })
 }
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] ?? fallback : fallback
+  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback
 }
 
 const label = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`)
@@ -43,8 +46,18 @@ const num = (n: number) => Math.round(n).toLocaleString('en-US')
 
 function row(name: string, r: SizeResult): string[] {
   return [
-    name, num(r.writeRate), r.rowsWrittenPerEvent.toFixed(2), r.writeRowsReadPerEvent.toFixed(1), num(r.bytesPerEvent), ms(r.report24h.ms), num(r.report24h.rowsRead),
-    ms(r.report7d.ms), num(r.report7d.rowsRead), ms(r.drill.ms), ms(r.drillOtherHost.ms), ms(r.cron.ms),
+    name,
+    num(r.writeRate),
+    r.rowsWrittenPerEvent.toFixed(2),
+    r.writeRowsReadPerEvent.toFixed(1),
+    num(r.bytesPerEvent),
+    ms(r.report24h.ms),
+    num(r.report24h.rowsRead),
+    ms(r.report7d.ms),
+    num(r.report7d.rowsRead),
+    ms(r.drill.ms),
+    ms(r.drillOtherHost.ms),
+    ms(r.cron.ms),
     r.replay ? `${ms(r.replay.ms)} (${num(r.replay.shapes)} shapes, ${num(r.replay.rowsRead)} rows)` : 'n/a',
     r.checks.length === 0 ? 'n/a' : `${r.checks.filter((c) => c.counted === c.seeded && c.verdictOk).length}/${r.checks.length}`,
   ]
@@ -56,9 +69,9 @@ const batch = Number(flag('batch', '100'))
 const baselineRef = flag('ref', BASELINE_REF)
 const work = mkdtempSync(join(tmpdir(), 'robots-edge-bench-ledger-'))
 const misses: string[] = []
-const rows: string[][] = [[
-  'ledger', 'write ev/s', 'rows w/ev', 'rows r/ev', 'bytes/ev', '24h report', 'rows read', '7d report', 'rows read', 'drill', 'drill, other host', 'cron', '7d replay', 'agents right',
-]]
+const rows: string[][] = [
+  ['ledger', 'write ev/s', 'rows w/ev', 'rows r/ev', 'bytes/ev', '24h report', 'rows read', '7d report', 'rows read', 'drill', 'drill, other host', 'cron', '7d replay', 'agents right'],
+]
 try {
   console.log(`robots-edge ledger bench, node ${process.version}, ${new Date().toISOString()}, batches of ${batch}`)
   const current = await buildBench(work, null)
@@ -81,7 +94,10 @@ try {
     const wrong = r.checks.filter((c) => c.counted !== c.seeded || !c.verdictOk)
     for (const c of wrong) misses.push(`${label(size)}: ${c.key} counted ${c.counted} of ${c.seeded} seeded, verdict "${c.verdict}" (expected "${c.expected}")`)
     if (size >= 1e6 && r.report7d.ms >= GOAL.reportMs) misses.push(`${label(size)}: 7-day report took ${ms(r.report7d.ms)} (goal < ${GOAL.reportMs} ms)`)
-    for (const [what, read] of [['24-hour', r.report24h.rowsRead], ['7-day', r.report7d.rowsRead]] as const) {
+    for (const [what, read] of [
+      ['24-hour', r.report24h.rowsRead],
+      ['7-day', r.report7d.rowsRead],
+    ] as const) {
       if (read >= GOAL.rowsRead) misses.push(`${label(size)}: the ${what} dashboard load read ${num(read)} rows (goal < ${num(GOAL.rowsRead)})`)
     }
     if (r.rowsWrittenPerEvent > GOAL.rowsWritten) misses.push(`${label(size)}: ${r.rowsWrittenPerEvent.toFixed(2)} rows written per event (goal <= ${GOAL.rowsWritten})`)
@@ -96,11 +112,15 @@ try {
   console.log(`\nper-isolate state instead (${label(replay)} events replayed, requests dealt to isolates at random):`)
   for (const isolates of [2, 4, 16]) {
     const m = measureIsolates(replay, isolates)
-    console.log(`  ${isolates} isolates: ${num(m.wrong)} of ${num(m.disallowed)} disallowed requests (${((m.wrong / m.disallowed) * 100).toFixed(1)} %) get another class, ` +
-      `${num(m.flipped)} of them moved between counted and not counted; classified in the batch: none`)
+    console.log(
+      `  ${isolates} isolates: ${num(m.wrong)} of ${num(m.disallowed)} disallowed requests (${((m.wrong / m.disallowed) * 100).toFixed(1)} %) get another class, ` +
+        `${num(m.flipped)} of them moved between counted and not counted; classified in the batch: none`,
+    )
   }
-  console.log(`\ngoals: counted == seeded and every verdict right at every size; 7-day report < ${GOAL.reportMs} ms at 1M and 3M; ` +
-    `rows read per dashboard load < ${num(GOAL.rowsRead)}; rows written per event <= ${GOAL.rowsWritten}`)
+  console.log(
+    `\ngoals: counted == seeded and every verdict right at every size; 7-day report < ${GOAL.reportMs} ms at 1M and 3M; ` +
+      `rows read per dashboard load < ${num(GOAL.rowsRead)}; rows written per event <= ${GOAL.rowsWritten}`,
+  )
   if (misses.length > 0) {
     console.log(`\nMISSED:\n  ${misses.join('\n  ')}`)
     process.exitCode = 1
@@ -108,4 +128,3 @@ try {
 } finally {
   rmSync(work, { recursive: true, force: true })
 }
-

@@ -21,7 +21,12 @@ export function runPoliciesBench(): boolean {
   const large: RobotsConfig = {
     rules: [{ userAgent: '*', disallow: '/admin/' }, ...Array.from({ length: 5000 }, (_, i) => ({ userAgent: `bot-${letters(i)}`, disallow: [`/private-${i}/`, '/tmp/'] }))],
   }
-  const small: RobotsConfig = { rules: [{ userAgent: '*', disallow: '/admin/' }, { userAgent: 'GPTBot', disallow: '/' }] }
+  const small: RobotsConfig = {
+    rules: [
+      { userAgent: '*', disallow: '/admin/' },
+      { userAgent: 'GPTBot', disallow: '/' },
+    ],
+  }
   const perHost = (input: RobotsConfig | ((c: ConfigContext) => RobotsConfig), context: ConfigContext) => buildPolicy(resolveConfig(input, context).config)
   const rows: string[][] = [['case', 'robots-edge', 'one build per host', 'goal']]
   let ok = true
@@ -31,7 +36,10 @@ export function runPoliciesBench(): boolean {
     return `${met ? '' : 'MISSED '}<= ${formatNs(limitNs)}`
   }
 
-  for (const [name, config] of [['5,000 groups', large], ['2 groups', small]] as const) {
+  for (const [name, config] of [
+    ['5,000 groups', large],
+    ['2 groups', small],
+  ] as const) {
     const startup = measure(() => createPolicies(config), 3000)
     const before = measure(() => CHECK_CONTEXTS.map((c) => perHost(config, c)), 3000)
     rows.push([`start-up (createPolicies), ${name}`, formatNs(startup.ns), formatNs(before.ns), ''])

@@ -37,19 +37,35 @@ export function runRobotsBench(): boolean {
       if (ours.check(token, sample[i]!).allowed !== theirs.isAllowed(sample[i]!, token)) differ++
     }
     const n = sample.length
-    const t = compare((i) => ours.check(REAL_TOKENS[i & 7]!, sample[i % n]!), (i) => theirs.isAllowed(sample[i % n]!, REAL_TOKENS[i & 7]!))
+    const t = compare(
+      (i) => ours.check(REAL_TOKENS[i & 7]!, sample[i % n]!),
+      (i) => theirs.isAllowed(sample[i % n]!, REAL_TOKENS[i & 7]!),
+    )
     const rules = parseRobotsTxt(text).groups.reduce((sum, g) => sum + g.rules.length, 0)
-    rows.push([`decide, ${site} (${rules} rules; ${differ}/${n} verdicts differ)`, formatNs(t.ours), formatNs(t.theirs), speedUp(t.ours, t.theirs), `>= ${DECISION_GOAL}x`, goal(t.theirs / t.ours >= DECISION_GOAL)])
+    rows.push([
+      `decide, ${site} (${rules} rules; ${differ}/${n} verdicts differ)`,
+      formatNs(t.ours),
+      formatNs(t.theirs),
+      speedUp(t.ours, t.theirs),
+      `>= ${DECISION_GOAL}x`,
+      goal(t.theirs / t.ours >= DECISION_GOAL),
+    ])
   }
 
   // The synthetic files of the earlier benchmark, for comparison.
   const sample = urls(4096)
   const mask = sample.length - 1
   const long = longRobots(40 * 1024)
-  for (const [name, text] of [['decide, short synthetic file', SHORT_ROBOTS], [`decide, synthetic ${long.split('\n').length}-line file`, long]] as const) {
+  for (const [name, text] of [
+    ['decide, short synthetic file', SHORT_ROBOTS],
+    [`decide, synthetic ${long.split('\n').length}-line file`, long],
+  ] as const) {
     const ours = compileRobotsTxt(text)
     const theirs = robotsParser('https://www.example.com/robots.txt', text)
-    const t = compare((i) => ours.check(TOKENS[i & 7]!, sample[i & mask]!), (i) => theirs.isAllowed(sample[i & mask]!, TOKENS[i & 7]!))
+    const t = compare(
+      (i) => ours.check(TOKENS[i & 7]!, sample[i & mask]!),
+      (i) => theirs.isAllowed(sample[i & mask]!, TOKENS[i & 7]!),
+    )
     rows.push([name, formatNs(t.ours), formatNs(t.theirs), speedUp(t.ours, t.theirs), '', ''])
   }
 
@@ -57,9 +73,16 @@ export function runRobotsBench(): boolean {
   // Google's parser does in one pass. robots-edge compiles a token's groups
   // on first use; robots-parser compiles every rule up front.
   const url = 'https://www.example.com/articles/2026/robots-txt'
-  for (const [name, big] of [['real files', realRobots(500 * 1024)], ['synthetic', longRobots(500 * 1024)]] as const) {
+  for (const [name, big] of [
+    ['real files', realRobots(500 * 1024)],
+    ['synthetic', longRobots(500 * 1024)],
+  ] as const) {
     const kib = (big.length / 1024).toFixed(0)
-    const t = compare(() => compileRobotsTxt(big).check('googlebot', url), () => robotsParser('https://www.example.com/robots.txt', big).isAllowed(url, 'googlebot'), 3000)
+    const t = compare(
+      () => compileRobotsTxt(big).check('googlebot', url),
+      () => robotsParser('https://www.example.com/robots.txt', big).isAllowed(url, 'googlebot'),
+      3000,
+    )
     rows.push([`parse + compile + first decision, ${kib} KiB of ${name}`, formatNs(t.ours), formatNs(t.theirs), speedUp(t.ours, t.theirs), '<= 5 ms', goal(t.ours <= PARSE_GOAL_NS)])
     // A matcher indexes a token's rules on its 2nd check (src/core/robots/token-rules.ts): the guard's steady state.
     const tokens = [...new Set(parseRobotsTxt(big).groups.flatMap((g) => g.userAgents.map((u) => u.toLowerCase())))]
@@ -75,7 +98,11 @@ export function runRobotsBench(): boolean {
   const path = '/' + 'a'.repeat(4095)
   const pa = compileRobotsTxt(patho)
   const pb = robotsParser('https://www.example.com/robots.txt', patho)
-  const p = compare(() => pa.check('anybot', path), () => pb.isAllowed('https://www.example.com' + path, 'anybot'), 600)
+  const p = compare(
+    () => pa.check('anybot', path),
+    () => pb.isAllowed('https://www.example.com' + path, 'anybot'),
+    600,
+  )
   rows.push(['pathological /*a*a*a*a*a*a*a*a*a*b, 4 KiB path', formatNs(p.ours), formatNs(p.theirs), speedUp(p.ours, p.theirs), '', ''])
   table(rows)
   console.log(`\n${pass ? 'PASS' : 'FAIL'} robots.txt engine goals`)

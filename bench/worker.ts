@@ -59,7 +59,9 @@ const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined
 function wrkScript(): string {
   const reqs = requestMix().map((r) => `{${JSON.stringify(r.path)},${JSON.stringify((r.headers as Record<string, string>)['user-agent'])}}`)
   const file = 'dist/bench-mix.lua'
-  writeFileSync(file, `local reqs = {${reqs.join(',')}}
+  writeFileSync(
+    file,
+    `local reqs = {${reqs.join(',')}}
 local i = 0
 request = function()
   i = i % #reqs + 1
@@ -68,7 +70,8 @@ end
 done = function(summary, latency, requests)
   io.write(string.format("RESULT %d %d %d %f %f\\n", summary.requests, summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, latency:percentile(50) / 1000, latency:percentile(99) / 1000))
 end
-`)
+`,
+  )
   return file
 }
 
@@ -115,13 +118,15 @@ async function start(script: string): Promise<{ mf: Miniflare; url: string }> {
 
 /** Runs the Worker benchmark; resolves to whether every goal was met. */
 export async function runWorkerBench(seconds = 5): Promise<boolean> {
-  console.log('\n## The guard\'s cost: built Worker in Miniflare, guard log vs off (same config, same mix)\n')
+  console.log("\n## The guard's cost: built Worker in Miniflare, guard log vs off (same config, same mix)\n")
   const log = build('bench/entries/log.ts', 'dist/bench-log')
   const off = build('bench/entries/off.ts', 'dist/bench-off')
   const before = build('bench/entries/log-before-wba.ts', 'dist/bench-log-before-wba')
 
   const script = HAS_WRK ? wrkScript() : undefined
-  console.log(`load generator: ${HAS_WRK ? 'wrk (16 connections)' : 'autocannon in a worker thread (16 connections; `apt-get install wrk` for steadier numbers)'}; 5 interleaved rounds of ${seconds} s per mode\n`)
+  console.log(
+    `load generator: ${HAS_WRK ? 'wrk (16 connections)' : 'autocannon in a worker thread (16 connections; `apt-get install wrk` for steadier numbers)'}; 5 interleaved rounds of ${seconds} s per mode\n`,
+  )
   const ROUNDS = 5
   const modes = ['off', 'before', 'log'] as const
   const runs: Record<(typeof modes)[number], Run[]> = { off: [], before: [], log: [] }

@@ -52,12 +52,7 @@ export interface IpRangeSeed {
 }
 
 interface StorageModule {
-  refreshIpRanges(
-    kv: KvWriter,
-    fetchFn: (url: string, init: RequestInit) => Promise<Response>,
-    now?: number,
-    options?: { readonly lists?: readonly IpRangeList[] },
-  ): Promise<RefreshResult[]>
+  refreshIpRanges(kv: KvWriter, fetchFn: (url: string, init: RequestInit) => Promise<Response>, now?: number, options?: { readonly lists?: readonly IpRangeList[] }): Promise<RefreshResult[]>
 }
 
 // src/verify/store is typed against the Workers runtime types, which the Node
@@ -70,7 +65,11 @@ export async function ipRangeEntries(now: number = Date.now()): Promise<IpRangeS
   const { refreshIpRanges } = (await import(STORAGE_MODULE)) as StorageModule
   const lists = ipRangeLists.filter((list) => list.url in FIXTURE_LISTS)
   if (lists.length !== Object.keys(FIXTURE_LISTS).length) {
-    throw new Error(`ip-ranges seed: the registry no longer names ${Object.keys(FIXTURE_LISTS).filter((url) => !lists.some((l) => l.url === url)).join(', ')}`)
+    throw new Error(
+      `ip-ranges seed: the registry no longer names ${Object.keys(FIXTURE_LISTS)
+        .filter((url) => !lists.some((l) => l.url === url))
+        .join(', ')}`,
+    )
   }
   const written = new Map<string, KvEntry>()
   const kv: KvWriter = {
@@ -126,7 +125,12 @@ export async function adminToken(cwd: URL = ROOT): Promise<string | undefined> {
   if (process.env.ROBOTS_ADMIN_TOKEN) return process.env.ROBOTS_ADMIN_TOKEN
   const text = await readFile(new URL('.dev.vars', cwd), 'utf8').catch(() => '')
   const line = text.split(/\r?\n/).find((l) => l.startsWith('ROBOTS_ADMIN_TOKEN='))
-  return line?.slice('ROBOTS_ADMIN_TOKEN='.length).trim().replace(/^"(.*)"$/, '$1') || undefined
+  return (
+    line
+      ?.slice('ROBOTS_ADMIN_TOKEN='.length)
+      .trim()
+      .replace(/^"(.*)"$/, '$1') || undefined
+  )
 }
 
 interface Coverage {

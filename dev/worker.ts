@@ -92,7 +92,7 @@ export async function buildWorkers(outdir: string): Promise<Bundles> {
 export async function startWorker(options: StartOptions): Promise<LocalWorker> {
   const config = unstable_readConfig({ config: join(ROOT, 'wrangler.toml') })
   const migrationsDir = join(ROOT, config.d1_databases.find((d: { binding: string }) => d.binding === 'DB')?.migrations_dir ?? 'migrations')
-  const { edge: scriptPath, admin: adminScriptPath } = options.bundles ?? await buildWorkers(options.outdir)
+  const { edge: scriptPath, admin: adminScriptPath } = options.bundles ?? (await buildWorkers(options.outdir))
   const admin = unstable_readConfig({ config: join(ROOT, 'wrangler.admin.toml') })
   const stderr: string[] = []
   const stderrCounts = { lines: 0, ledger: 0, busy: 0 }
@@ -158,9 +158,8 @@ export async function startWorker(options: StartOptions): Promise<LocalWorker> {
  * class (e.g. `robotsTxt`, the robots.txt fetches).
  */
 export async function countEvents(db: LedgerDb, cls?: string): Promise<number> {
-  const statement = cls === undefined
-    ? db.prepare('SELECT coalesce(sum(requests), 0) AS n FROM counts_hourly')
-    : db.prepare('SELECT coalesce(sum(requests), 0) AS n FROM counts_hourly WHERE class = ?').bind(cls)
+  const statement =
+    cls === undefined ? db.prepare('SELECT coalesce(sum(requests), 0) AS n FROM counts_hourly') : db.prepare('SELECT coalesce(sum(requests), 0) AS n FROM counts_hourly WHERE class = ?').bind(cls)
   return (await statement.first<{ n: number }>())?.n ?? 0
 }
 

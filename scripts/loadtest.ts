@@ -20,7 +20,10 @@ const USAGE = 'usage: npm run loadtest -- [--seconds 30] [--step-seconds 3] [--c
 function report(r: LoadtestResult): string[] {
   const m = r.measured
   const l = r.ledger
-  const unexpected = Object.entries(m.unexpected).map(([status, n]) => `${n}×${status}`).join(', ') || '0'
+  const unexpected =
+    Object.entries(m.unexpected)
+      .map(([status, n]) => `${n}×${status}`)
+      .join(', ') || '0'
   const lines = [
     '',
     `Measured: ${m.seconds.toFixed(1)} s at ${m.connections} connections`,
@@ -41,18 +44,22 @@ function report(r: LoadtestResult): string[] {
   const stored = l.recorded + (f?.dropped ?? 0)
   if (stored !== l.sent) {
     const lost = l.sent - stored
-    lines.push(lost > 0
-      ? `  LOST ${lost} events, neither stored nor counted (${l.sentRobotsTxt - l.recordedRobotsTxt} robots.txt fetches not stored). The Worker's stderr says:`
-      : `  ${-lost} events MORE than requests sent. The Worker's stderr says:`)
+    lines.push(
+      lost > 0
+        ? `  LOST ${lost} events, neither stored nor counted (${l.sentRobotsTxt - l.recordedRobotsTxt} robots.txt fetches not stored). The Worker's stderr says:`
+        : `  ${-lost} events MORE than requests sent. The Worker's stderr says:`,
+    )
     // The message and the top of its stack say which write failed; the rest is noise.
     lines.push(...(r.stderr.length > 0 ? r.stderr.slice(0, 12).map((s) => `    ${s.length > 240 ? `${s.slice(0, 240)}…` : s}`) : ['    (nothing)']))
     if (lost > 0) lines.push('  The recorder counts every event it drops in ledger_losses: events missing from both were lost unseen.')
   }
   lines.push('')
   lines.push(`${r.passed.errors ? 'PASS' : 'FAIL'} errors == 0 (${r.errors})`)
-  lines.push(f
-    ? `${r.passed.ledger ? 'PASS' : 'FAIL'} bot requests sent == events stored + counted as not stored (${l.sent} sent, ${l.recorded} stored, ${f.dropped} counted)`
-    : `${r.passed.ledger ? 'PASS' : 'FAIL'} bot requests sent == events recorded (${l.sent} sent, ${l.recorded} recorded)`)
+  lines.push(
+    f
+      ? `${r.passed.ledger ? 'PASS' : 'FAIL'} bot requests sent == events stored + counted as not stored (${l.sent} sent, ${l.recorded} stored, ${f.dropped} counted)`
+      : `${r.passed.ledger ? 'PASS' : 'FAIL'} bot requests sent == events recorded (${l.sent} sent, ${l.recorded} recorded)`,
+  )
   return lines
 }
 

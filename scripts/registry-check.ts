@@ -66,12 +66,7 @@ export function knownNames(): ReadonlySet<string> {
 }
 
 /** Compares the list with the known names; `identify` says whether a header is seen at all. */
-export function compare(
-  list: readonly CrawlerListEntry[],
-  known: ReadonlySet<string>,
-  identify: (ua: string) => boolean,
-  selfNamed: ReadonlySet<string> = new Set(),
-): Comparison {
+export function compare(list: readonly CrawlerListEntry[], known: ReadonlySet<string>, identify: (ua: string) => boolean, selfNamed: ReadonlySet<string> = new Set()): Comparison {
   const notNames: string[] = []
   const seenAnyway: Lacking[] = []
   const missing: Lacking[] = []

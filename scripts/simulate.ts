@@ -74,7 +74,9 @@ async function main(): Promise<number> {
     await readRobotsTxt(url.href)
   } catch (error) {
     if (error instanceof WorkerUnreachable) {
-      console.error(`simulate: ${error.message}.\nStart the Worker first, in another terminal:\n\n  npm run dev\n\nthen run npm run simulate again${url.port === '8787' ? '' : ` (with --url ${url.href})`}.`)
+      console.error(
+        `simulate: ${error.message}.\nStart the Worker first, in another terminal:\n\n  npm run dev\n\nthen run npm run simulate again${url.port === '8787' ? '' : ` (with --url ${url.href})`}.`,
+      )
     } else {
       console.error(`simulate: ${error instanceof Error ? error.message : String(error)}`)
     }
@@ -91,10 +93,16 @@ async function main(): Promise<number> {
       console.log(`  Local KV (ROBOTS_KV) seeded with IP ranges (fixture excerpts of the published lists):`)
       for (const { url: list, count } of lists) console.log(`    ${list}  ${count} ranges  (${FIXTURE_LISTS[list]})`)
       const token = await adminToken()
-      const loaded = token !== undefined && (await waitForRanges(url.href, token, lists.map((l) => l.url)))
-      console.log(loaded
-        ? '  The Worker has loaded them.'
-        : '  Could not confirm that the Worker loaded them (no ROBOTS_ADMIN_TOKEN in .dev.vars, or no answer within 45 s): early claims may read as unknown.')
+      const loaded =
+        token !== undefined &&
+        (await waitForRanges(
+          url.href,
+          token,
+          lists.map((l) => l.url),
+        ))
+      console.log(
+        loaded ? '  The Worker has loaded them.' : '  Could not confirm that the Worker loaded them (no ROBOTS_ADMIN_TOKEN in .dev.vars, or no answer within 45 s): early claims may read as unknown.',
+      )
     } catch (error) {
       console.log(`  Could not seed the local KV (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): crawler claims will read as unknown.`)
     }

@@ -1,9 +1,9 @@
-// `npm test`: the type check and the linter, beside the test suite. The
+// `npm test`: the type check, the linter and the formatter's check, beside the test suite. The
 // suite spends much of its time waiting on runtimes it starts (workerd,
 // wrangler, Chromium), so the checks fit in its gaps instead of going first.
 // Their output is held back and printed after the suite's, whole; the exit
 // code is the first failure's. Arguments go to vitest (`npm test -- test/cli`).
-// The formatter's check is not run yet: `npm run format` rewrites the tree.
+// `npm run format` writes what the formatter's check asks for.
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { buildLineDiff } from './build-line-diff.mjs'
@@ -30,9 +30,10 @@ async function typecheck() {
     const result = await run(bin('tsc'), ['-p', project, '--pretty'], { quiet: true })
     if (result.code !== 0) return { ...result, step: `tsc -p ${project}` }
   }
-  // Biome's lint rules (biome.json): unused code, `any`, promises left floating.
-  const lint = await run(bin('biome'), ['lint', '--colors=off'], { quiet: true })
-  if (lint.code !== 0) return { ...lint, step: 'biome lint' }
+  // Biome (biome.json): its lint rules (unused code, `any`, promises left
+  // floating) and the formatter's check, read-only.
+  const lint = await run(bin('biome'), ['ci', '--colors=off'], { quiet: true })
+  if (lint.code !== 0) return { ...lint, step: 'biome ci (lint and format)' }
   return { code: 0, output: '' }
 }
 
@@ -43,6 +44,6 @@ const [types, tests] = await Promise.all([typecheck(), run(bin('vitest'), ['run'
 if (types.code !== 0) {
   process.stderr.write(`\n${types.output}\nnpm test: ${types.step} failed.\n`)
 } else {
-  process.stdout.write('npm test: the type check and the lint passed (tsc -p tsconfig.json, tsconfig.node.json, tsconfig.public.json; biome lint).\n')
+  process.stdout.write('npm test: the type check, the lint and the format check passed (tsc -p tsconfig.json, tsconfig.node.json, tsconfig.public.json; biome ci).\n')
 }
 process.exit(types.code !== 0 ? types.code : tests.code)

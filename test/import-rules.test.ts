@@ -33,11 +33,14 @@ function importsOf(file: string): string[] {
   return importedFiles
     .map((i) => i.fileName)
     .filter((spec) => spec.startsWith('.'))
-    .map((spec) => relative(ROOT, resolve(ROOT, dirname(file), spec)).split('\\').join('/'))
+    .map((spec) =>
+      relative(ROOT, resolve(ROOT, dirname(file), spec))
+        .split('\\')
+        .join('/'),
+    )
 }
 
-const graphOf = (dirs: readonly string[]): Edge[] =>
-  dirs.flatMap(sourceFiles).flatMap((from) => importsOf(from).map((to) => ({ from, to })))
+const graphOf = (dirs: readonly string[]): Edge[] => dirs.flatMap(sourceFiles).flatMap((from) => importsOf(from).map((to) => ({ from, to })))
 
 const SRC = graphOf(['src'])
 const TOOLING = graphOf(['test', 'bench', 'scripts', 'dev'])
@@ -154,10 +157,12 @@ describe('the import graph', () => {
 
   it('src/core: imports no runtime (hono, cloudflare:*, node:*)', () => {
     const bad = sourceFiles('src/core').flatMap((file) =>
-      ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true).importedFiles
-        .map((i) => i.fileName)
+      ts
+        .preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true)
+        .importedFiles.map((i) => i.fileName)
         .filter((spec) => /^(hono|cloudflare:|node:)/.test(spec))
-        .map((spec) => `${file} -> ${spec}`))
+        .map((spec) => `${file} -> ${spec}`),
+    )
     expect(bad).toEqual([])
   })
 
@@ -166,7 +171,12 @@ describe('the import graph', () => {
   })
 
   it('finds a cycle when there is one (the check checks)', () => {
-    const ring = [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'a' }, { from: 'c', to: 'd' }]
+    const ring = [
+      { from: 'a', to: 'b' },
+      { from: 'b', to: 'c' },
+      { from: 'c', to: 'a' },
+      { from: 'c', to: 'd' },
+    ]
     expect(cycles(ring)).toEqual([['a', 'b', 'c']])
     expect(cycles([{ from: 'a', to: 'a' }])).toEqual([['a']])
   })

@@ -39,15 +39,25 @@ export async function buildBench(work: string, ref: string | null): Promise<Benc
   }
   const script = join(work, `worker-${ref ?? 'current'}.js`)
   await build({
-    entryPoints: [join(root, 'bench', 'ledger', 'worker.ts')], bundle: true, format: 'esm', platform: 'neutral', target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'], nodePaths: [join(ROOT, 'node_modules')],
+    entryPoints: [join(root, 'bench', 'ledger', 'worker.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    nodePaths: [join(ROOT, 'node_modules')],
     // The baseline's bench Worker asks for rollUpLedger, which the first version lacks: quiet about it.
-    outfile: script, logLevel: ref === null ? 'warning' : 'error',
+    outfile: script,
+    logLevel: ref === null ? 'warning' : 'error',
   })
   return { script, migrations: join(root, 'migrations') }
 }
 
-interface Timed { ms: number; rowsRead: number }
+interface Timed {
+  ms: number
+  rowsRead: number
+}
 
 export interface SizeResult {
   writeRate: number
@@ -69,13 +79,23 @@ export interface SizeResult {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
-interface AgentJson { agentKey: string; verdict: string; evidence: { violations: { counted: number } } }
+interface AgentJson {
+  agentKey: string
+  verdict: string
+  evidence: { violations: { counted: number } }
+}
 
 export async function runSize(bench: Bench, total: number, batch: number, dir: string, opts: { baseline: boolean }): Promise<SizeResult> {
   const mf = new Miniflare({
     // Module names are paths relative to this root; the bundle lives outside the project.
-    modules: true, scriptPath: bench.script, modulesRoot: dirname(bench.script), compatibilityDate: '2026-04-20', compatibilityFlags: ['nodejs_compat'],
-    d1Databases: { DB: 'ledger-bench' }, d1Persist: dir, cf: false,
+    modules: true,
+    scriptPath: bench.script,
+    modulesRoot: dirname(bench.script),
+    compatibilityDate: '2026-04-20',
+    compatibilityFlags: ['nodejs_compat'],
+    d1Databases: { DB: 'ledger-bench' },
+    d1Persist: dir,
+    cf: false,
   })
   try {
     const db = await mf.getD1Database('DB')
@@ -139,10 +159,18 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
       return { key: key.replace('\n', ': '), seeded, counted, verdict: a?.verdict ?? '(missing)', expected, verdictOk: a?.verdict === expected }
     })
     return {
-      writeRate: total / (writeMs / 1000), rowsWrittenPerEvent: rowsWritten / total, writeRowsReadPerEvent: writeRowsRead / total, bytesPerEvent: size / total,
-      report24h: day, report7d: week, drill, drillOtherHost: other, cron: { ms: cron.ms, rowsRead: Number(cron.body.rowsRead) },
+      writeRate: total / (writeMs / 1000),
+      rowsWrittenPerEvent: rowsWritten / total,
+      writeRowsReadPerEvent: writeRowsRead / total,
+      bytesPerEvent: size / total,
+      report24h: day,
+      report7d: week,
+      drill,
+      drillOtherHost: other,
+      cron: { ms: cron.ms, rowsRead: Number(cron.body.rowsRead) },
       replay: impact && summary ? { ms: impact.ms, rowsRead: impact.rowsRead, shapes: summary.shapes, lost: summary.lost } : null,
-      coverage: report.coverage?.summary ?? '(not stated)', checks,
+      coverage: report.coverage?.summary ?? '(not stated)',
+      checks,
     }
   } finally {
     await mf.dispose()

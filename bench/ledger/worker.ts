@@ -11,7 +11,12 @@ import { reportRoutes } from '../../src/admin/routes.ts'
 import * as ledger from '../../src/ledger/ledger.ts'
 import { createWorkload, VERSIONS, type Workload } from './workload.ts'
 
-interface Meter { rowsRead: number; rowsWritten: number; sizeAfter: number; queries: number }
+interface Meter {
+  rowsRead: number
+  rowsWritten: number
+  sizeAfter: number
+  queries: number
+}
 type Meta = { rows_read?: number; rows_written?: number; size_after?: number }
 
 /** `db` with every result's meta added to `meter`. */
@@ -37,7 +42,7 @@ function metered(db: D1Database, meter: Meter): D1Database {
         // first() has no meta: read through all() so the rows it reads are counted.
         const result = note(await statement.all<Record<string, unknown>>())
         const row = result.results[0] ?? null
-        return column === undefined ? row : row?.[column] ?? null
+        return column === undefined ? row : (row?.[column] ?? null)
       },
     } as unknown as D1PreparedStatement
     real.set(wrapped, statement)

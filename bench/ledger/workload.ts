@@ -53,7 +53,15 @@ interface Spec {
 
 const bot = (id: string, operator: string, category: string, tokens: string[] = [id]): EventAgent => ({ id, tokens, kind: 'bot', operator, category, obeysRobotsTxt: true })
 const tool = (token: string): EventAgent => ({ tokens: [token], kind: 'tool', obeysRobotsTxt: false })
-const complies = (agent: EventAgent, weight: number, verification: Verification = 'verified'): Spec => ({ agent, weight, behaviour: 'complies', rate: 0, verification, section: 'agents', expected: 'complies' })
+const complies = (agent: EventAgent, weight: number, verification: Verification = 'verified'): Spec => ({
+  agent,
+  weight,
+  behaviour: 'complies',
+  rate: 0,
+  verification,
+  section: 'agents',
+  expected: 'complies',
+})
 
 export const AGENTS: readonly Spec[] = [
   complies(bot('googlebot', 'Google', 'Search Engine Crawler'), 20),
@@ -70,7 +78,15 @@ export const AGENTS: readonly Spec[] = [
   { agent: bot('perplexitybot', 'Perplexity', 'AI Search'), weight: 4, behaviour: 'ignores', rate: 0.05, verification: 'verified', section: 'agents', expected: 'ignores robots.txt' },
   { agent: bot('dotbot', 'Moz', 'Search Engine Optimization'), weight: 2, behaviour: 'ignores', rate: 0.02, verification: 'unverified', section: 'agents', expected: 'ignores robots.txt' },
   { agent: bot('bytespider', 'ByteDance', 'AI Crawler'), weight: 8, behaviour: 'never', rate: 0.2, verification: 'unverified', section: 'agents', expected: 'ignores robots.txt' },
-  { agent: bot('petalbot', 'Huawei (Petal Search)', 'Search Engine Crawler'), weight: 3, behaviour: 'never', rate: 0.015, verification: 'unverified', section: 'agents', expected: 'ignores robots.txt' },
+  {
+    agent: bot('petalbot', 'Huawei (Petal Search)', 'Search Engine Crawler'),
+    weight: 3,
+    behaviour: 'never',
+    rate: 0.015,
+    verification: 'unverified',
+    section: 'agents',
+    expected: 'ignores robots.txt',
+  },
   { agent: bot('facebookexternalhit', 'Meta', 'Page Preview'), weight: 2, behaviour: 'stale', rate: 0.2, verification: 'unverified', section: 'agents', expected: 'ignores robots.txt' },
   { agent: bot('mj12bot', 'Majestic', 'Search Engine Optimization'), weight: 2, behaviour: 'isolated', rate: 0, verification: 'unverified', section: 'agents', expected: 'isolated violations' },
   { agent: bot('googlebot', 'Google', 'Search Engine Crawler'), weight: 2, behaviour: 'never', rate: 0.3, verification: 'spoofed', section: 'spoofed' },
@@ -134,10 +150,24 @@ export function createWorkload(total: number, seed = 9): Workload {
     const hash = versionAt(host, time)
     const verdict = path === null ? { allowed: true, group: null, rule: null } : matchers.get(hash)!.check(a.agent.tokens, path)
     return {
-      type: path === null ? 'robots-txt' : 'request', time, host, method: 'GET', path: path ?? '/robots.txt',
-      userAgent: `Mozilla/5.0 (compatible; ${a.agent.tokens[0]}/1.0)`, agent: a.agent, verification: a.verification,
-      group: verdict.group, allowed: verdict.allowed, rule: verdict.rule, mode: 'log', action: 'pass', status: 0,
-      robotsVersion: hash, country: 'US', asn: 64500, ipHash: `${(a.agent.tokens[0] ?? 'x').padEnd(16, '0').slice(0, 16)}`,
+      type: path === null ? 'robots-txt' : 'request',
+      time,
+      host,
+      method: 'GET',
+      path: path ?? '/robots.txt',
+      userAgent: `Mozilla/5.0 (compatible; ${a.agent.tokens[0]}/1.0)`,
+      agent: a.agent,
+      verification: a.verification,
+      group: verdict.group,
+      allowed: verdict.allowed,
+      rule: verdict.rule,
+      mode: 'log',
+      action: 'pass',
+      status: 0,
+      robotsVersion: hash,
+      country: 'US',
+      asn: 64500,
+      ipHash: `${(a.agent.tokens[0] ?? 'x').padEnd(16, '0').slice(0, 16)}`,
     }
   }
 

@@ -39,7 +39,14 @@ function rows(clients: readonly ClientReport[]): Row[] {
 
 function table(cells: readonly (readonly string[])[]): string[] {
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)))
-  return cells.map((row) => '  ' + row.map((cell, i) => (i === 0 || i === 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd())
+  return cells.map(
+    (row) =>
+      '  ' +
+      row
+        .map((cell, i) => (i === 0 || i === 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+  )
 }
 
 export interface ReportContext {

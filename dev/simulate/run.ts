@@ -119,7 +119,12 @@ function nextPath(client: Client, random: () => number): string {
   switch (spec.role) {
     case 'complies': {
       if (!client.readRobots || random() < 0.02) return '/robots.txt'
-      return pick(SITE_PATHS.filter((p) => !disallowedPaths.includes(p)), random) ?? '/robots.txt'
+      return (
+        pick(
+          SITE_PATHS.filter((p) => !disallowedPaths.includes(p)),
+          random,
+        ) ?? '/robots.txt'
+      )
     }
     case 'ignores': {
       if (!client.readRobots) return '/robots.txt'
@@ -154,7 +159,11 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
   })
   const totalWeight = clients.reduce((sum, c) => sum + c.spec.weight, 0)
 
-  let sent = 0, refused = 0, errors = 0, skipped = 0, failuresInARow = 0
+  let sent = 0,
+    refused = 0,
+    errors = 0,
+    skipped = 0,
+    failuresInARow = 0
   let stoppedEarly: string | undefined
   const inFlight = new Set<Promise<void>>()
 
@@ -173,8 +182,14 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
       await response.arrayBuffer()
       failuresInARow = 0
       report.statuses[response.status] = (report.statuses[response.status] ?? 0) + 1
-      if (response.status === 403) { report.refused++; refused++ }
-      if (response.status >= 500) { report.errors++; errors++ }
+      if (response.status === 403) {
+        report.refused++
+        refused++
+      }
+      if (response.status >= 500) {
+        report.errors++
+        errors++
+      }
       if (path === '/robots.txt' && response.status === 200) client.readRobots = true
     } catch {
       report.errors++

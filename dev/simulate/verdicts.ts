@@ -114,7 +114,7 @@ function check(client: ClientReport, doc: VerdictDoc): VerdictCheck | null {
     // A crawler that read robots.txt is judged at once; one that never did
     // may hold the site's previous copy in the host's first 24 h.
     accepted = spec.role === 'ignores' ? ['ignores robots.txt'] : ['ignores robots.txt', 'pending']
-    expected = spec.role === 'ignores' ? 'ignores robots.txt' : 'ignores robots.txt (pending in a host\'s first 24 h)'
+    expected = spec.role === 'ignores' ? 'ignores robots.txt' : "ignores robots.txt (pending in a host's first 24 h)"
   } else if (spec.unchecked) {
     accepted = ['not checked']
     expected = 'not checked'
@@ -137,14 +137,21 @@ export function clearedViolators(checks: readonly VerdictCheck[]): VerdictCheck[
 
 /** The verdict table printed after the run, and what a wrong one means. */
 export function formatVerdicts(checks: readonly VerdictCheck[], settled: boolean): string[] {
-  const rows = [['client', 'expected', 'actual', ''], ...checks.map((c) => [
-    c.name, c.expected, c.actual, c.violator && c.actual === 'complies' ? 'WRONG: a violator cleared' : c.ok ? 'as expected' : 'differs',
-  ])]
+  const rows = [
+    ['client', 'expected', 'actual', ''],
+    ...checks.map((c) => [c.name, c.expected, c.actual, c.violator && c.actual === 'complies' ? 'WRONG: a violator cleared' : c.ok ? 'as expected' : 'differs']),
+  ]
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
   const lines = [
     '',
     'Verdicts in the report (GET /_robots/api/report, the last 7 days):',
-    ...rows.map((r) => `  ${r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}`),
+    ...rows.map(
+      (r) =>
+        `  ${r
+          .map((cell, i) => cell.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd()}`,
+    ),
   ]
   for (const c of checks) if (c.reason !== null && (c.actual === 'pending' || !c.ok)) lines.push(`  ${c.name}: ${visible(c.reason)}`)
   if (!settled) lines.push('  The ledger had not recorded every request of this run within 30 s: the counts may lag.')

@@ -146,7 +146,10 @@ function fire(options: autocannon.Options, latencies?: number[], limitMs?: numbe
       else resolve({ result, stopped })
     })
     if (latencies) instance.on('response', (_client, _status, _bytes, ms) => void latencies.push(ms))
-    const watchdog = setTimeout(() => { stopped = true; instance.stop() }, limitMs ?? 600_000)
+    const watchdog = setTimeout(() => {
+      stopped = true
+      instance.stop()
+    }, limitMs ?? 600_000)
   })
 }
 
@@ -169,7 +172,9 @@ async function ramp(url: string, templates: readonly Template[], steps: readonly
     const limit = Math.max(P99_FLOOR_MS, P99_GROWTH * (out[0]?.p99 ?? p99))
     const step: Step = { connections, rps: result.requests.total / result.duration, p50, p99, errors, healthy: errors === 0 && p99 <= limit }
     out.push(step)
-    print(`  ${String(connections).padStart(11)}  ${step.rps.toFixed(0).padStart(6)}  ${step.p50.toFixed(1).padStart(6)}  ${step.p99.toFixed(1).padStart(6)}  ${String(errors).padStart(6)}${step.healthy ? '' : '  (stop: ' + (errors > 0 ? 'errors' : `p99 over ${limit.toFixed(0)} ms`) + ')'}`)
+    print(
+      `  ${String(connections).padStart(11)}  ${step.rps.toFixed(0).padStart(6)}  ${step.p50.toFixed(1).padStart(6)}  ${step.p99.toFixed(1).padStart(6)}  ${String(errors).padStart(6)}${step.healthy ? '' : '  (stop: ' + (errors > 0 ? 'errors' : `p99 over ${limit.toFixed(0)} ms`) + ')'}`,
+    )
     if (!step.healthy) break
   }
   return out
@@ -193,7 +198,11 @@ async function measure(url: string, tally: Tally, connections: number, seconds: 
   const latencies: number[] = []
   const requests = tally.requests()
   const chunkSeconds = Math.max(1, Math.min(10, seconds / 3))
-  let sent = 0, answered = 0, socketErrors = 0, timeouts = 0, rate = estimate
+  let sent = 0,
+    answered = 0,
+    socketErrors = 0,
+    timeouts = 0,
+    rate = estimate
   // autocannon starts every connection of every run at the first request:
   // a short or slow run would send only the head of the rotation. Each
   // connection starts at its own share of the rotation instead, and each
@@ -219,8 +228,17 @@ async function measure(url: string, tally: Tally, connections: number, seconds: 
   const elapsed = (Date.now() - start) / 1000
   latencies.sort((a, b) => a - b)
   return {
-    connections, seconds: elapsed, requests: answered, rps: answered / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99),
-    socketErrors, timeouts, unexpected: tally.unexpected(), refused: tally.sum((t) => t.refused), unanswered: Math.max(0, sent - answered),
+    connections,
+    seconds: elapsed,
+    requests: answered,
+    rps: answered / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    socketErrors,
+    timeouts,
+    unexpected: tally.unexpected(),
+    refused: tally.sum((t) => t.refused),
+    unanswered: Math.max(0, sent - answered),
   }
 }
 
@@ -229,15 +247,16 @@ export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult
   const print = options.print ?? (() => {})
   const outdir = options.outdir ?? 'dist/loadtest'
   const templates = buildWorkload(createPolicies(config).get('127.0.0.1', 'production'), await fixtureRanges())
-  print(options.bundles
-    ? 'Starting the built Workers in Miniflare...'
-    : `Building the Worker (wrangler deploy --dry-run --outdir ${outdir} --minify) and starting it in Miniflare...`)
+  print(options.bundles ? 'Starting the built Workers in Miniflare...' : `Building the Worker (wrangler deploy --dry-run --outdir ${outdir} --minify) and starting it in Miniflare...`)
   const fault = options.fault
   const worker: LocalWorker = await startWorker({ outdir, d1OnDisk: fault !== undefined, ...(options.bundles ? { bundles: options.bundles } : {}) })
-  const lock = fault === undefined || worker.d1Dir === undefined ? undefined : await d1Lock(await d1File(worker.d1Dir)).catch(async (error: unknown) => {
-    await worker.dispose()
-    throw error
-  })
+  const lock =
+    fault === undefined || worker.d1Dir === undefined
+      ? undefined
+      : await d1Lock(await d1File(worker.d1Dir)).catch(async (error: unknown) => {
+          await worker.dispose()
+          throw error
+        })
   try {
     const bundleBytes = statSync(worker.scriptPath).size
     const workload = describeWorkload(templates)
@@ -250,9 +269,9 @@ export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult
     const steps = await ramp(worker.url, templates, forced === undefined ? (options.steps ?? [1, 2, 4, 8, 16, 32]) : [forced], options.stepSeconds ?? 3, print)
     const connections = forced ?? chooseConnections(steps)
     const estimate = steps.find((s) => s.connections === connections)?.rps ?? 100
-    print(forced === undefined
-      ? `Chosen: ${connections} connections (the fewest within 5% of the best throughput with no errors and p99 under control).`
-      : `Connections: ${connections} (--connections).`)
+    print(
+      forced === undefined ? `Chosen: ${connections} connections (the fewest within 5% of the best throughput with no errors and p99 under control).` : `Connections: ${connections} (--connections).`,
+    )
 
     // The ramp's events are not part of the count: wait for them, then note where the ledger stands.
     await waitForLedger(worker.db, { stableMs: 1500 })
@@ -271,19 +290,33 @@ export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult
     const sentRobotsTxt = tally.sum((t) => t.recorded && t.path === '/robots.txt')
     const drained = await waitForLedger(worker.db, { expected: before + sent, stableMs: 3000, timeoutMs: 60_000 })
     const ledger: LedgerCheck = {
-      sent, sentRobotsTxt, recorded: drained.count - before, recordedRobotsTxt: (await countEvents(worker.db, 'robotsTxt')) - fetchesBefore, waitedMs: drained.waitedMs,
+      sent,
+      sentRobotsTxt,
+      recorded: drained.count - before,
+      recordedRobotsTxt: (await countEvents(worker.db, 'robotsTxt')) - fetchesBefore,
+      waitedMs: drained.waitedMs,
     }
     const errors = measured.socketErrors + measured.timeouts + total(measured.unexpected)
-    const faultReport = window === undefined ? undefined : {
-      window,
-      sentDuring: window.answered.reduce((sum, n, i) => sum + (templates[i]!.recorded ? n : 0), 0),
-      dropped: (await worker.db.prepare('SELECT COALESCE(SUM(events), 0) AS n FROM ledger_losses').first<{ n: number }>())?.n ?? 0,
-      minimumDropped: minimumDropped(templates, window.answered, '127.0.0.1'),
-      logs: { ledger: worker.stderrCounts.ledger, busy: worker.stderrCounts.busy },
-    }
+    const faultReport =
+      window === undefined
+        ? undefined
+        : {
+            window,
+            sentDuring: window.answered.reduce((sum, n, i) => sum + (templates[i]!.recorded ? n : 0), 0),
+            dropped: (await worker.db.prepare('SELECT COALESCE(SUM(events), 0) AS n FROM ledger_losses').first<{ n: number }>())?.n ?? 0,
+            minimumDropped: minimumDropped(templates, window.answered, '127.0.0.1'),
+            logs: { ledger: worker.stderrCounts.ledger, busy: worker.stderrCounts.busy },
+          }
     const stored = ledger.recorded + (faultReport?.dropped ?? 0)
     return {
-      url: worker.url, bundleBytes, workload, ramp: steps, measured, ledger, stderr: worker.stderr, errors,
+      url: worker.url,
+      bundleBytes,
+      workload,
+      ramp: steps,
+      measured,
+      ledger,
+      stderr: worker.stderr,
+      errors,
       ...(faultReport === undefined ? {} : { fault: faultReport }),
       passed: { errors: errors === 0, ledger: ledger.sent === stored && measured.unanswered === 0 },
     }

@@ -31,7 +31,14 @@ const byName = (name: string): ClientSpec => {
 }
 
 const EXTRA_BOTS: readonly ClientSpec[] = [
-  { name: 'ClaudeBot', role: 'ignores', userAgent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)', ip: '203.0.113.40', weight: 0, expected: '' },
+  {
+    name: 'ClaudeBot',
+    role: 'ignores',
+    userAgent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
+    ip: '203.0.113.40',
+    weight: 0,
+    expected: '',
+  },
   { name: 'AhrefsBot', role: 'complies', userAgent: 'Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)', ip: '203.0.113.50', weight: 0, expected: '' },
   { name: 'Go-http-client', role: 'tool', userAgent: 'Go-http-client/1.1', ip: '198.51.100.12', weight: 0, expected: '' },
 ]

@@ -61,9 +61,7 @@ export interface AnalyticsEngineReportOptions {
 export async function getAnalyticsEngineJudgedReport(source: AnalyticsEngineSource, filter: ReportFilter, opts: AnalyticsEngineReportOptions = {}): Promise<Report> {
   const plan = planRange(filter)
   const sql = analyticsEngineReportSql(source.dataset, filter, plan.bin)
-  const [countRows, pathRows, ruleRows, binRows, groupRows] = await Promise.all(
-    [sql.counts, sql.paths, sql.rules, sql.timeline, sql.groups].map((q) => queryAnalyticsEngine(source, q)),
-  )
+  const [countRows, pathRows, ruleRows, binRows, groupRows] = await Promise.all([sql.counts, sql.paths, sql.rules, sql.timeline, sql.groups].map((q) => queryAnalyticsEngine(source, q)))
   const agents = new Map<string, AgentInfo>()
   const counts: CounterRow[] = []
   for (const row of countRows ?? []) {
@@ -72,19 +70,35 @@ export async function getAnalyticsEngineJudgedReport(source: AnalyticsEngineSour
       agents.set(agentKey, { agentKey, agentId: null, kind: str(row.kind), operator: str(row.operator), category: str(row.category), declaredObeys: null })
     }
     counts.push({
-      agentKey, verification: String(row.verification ?? ''), cls: classOf(row), requests: Math.round(num(row.requests)),
-      blocked: Math.round(num(row.blocked)), sampled: 0, first: num(row.first) * 1000, last: num(row.last) * 1000,
+      agentKey,
+      verification: String(row.verification ?? ''),
+      cls: classOf(row),
+      requests: Math.round(num(row.requests)),
+      blocked: Math.round(num(row.blocked)),
+      sampled: 0,
+      first: num(row.first) * 1000,
+      last: num(row.last) * 1000,
     })
   }
   const paths: PathRow[] = (pathRows ?? []).map((r) => ({
-    cls: classOf(r), agentKey: String(r.agent_key ?? ''), host: String(r.host ?? ''), path: String(r.path ?? ''), requests: Math.round(num(r.requests)),
+    cls: classOf(r),
+    agentKey: String(r.agent_key ?? ''),
+    host: String(r.host ?? ''),
+    path: String(r.path ?? ''),
+    requests: Math.round(num(r.requests)),
   }))
   const rules = new Map<string, Omit<RuleCount, 'violations'> & { violations: number; agentKeys: Set<string> }>()
   for (const r of ruleRows ?? []) {
     const key = `${r.host}\n${r.version}\n${num(r.line)}`
     const rule = rules.get(key) ?? {
-      host: String(r.host ?? ''), robotsVersion: String(r.version ?? ''), type: r.type === 'allow' ? 'allow' : 'disallow',
-      pattern: String(r.pattern ?? ''), line: num(r.line), violations: 0, agents: 0, agentKeys: new Set<string>(),
+      host: String(r.host ?? ''),
+      robotsVersion: String(r.version ?? ''),
+      type: r.type === 'allow' ? 'allow' : 'disallow',
+      pattern: String(r.pattern ?? ''),
+      line: num(r.line),
+      violations: 0,
+      agents: 0,
+      agentKeys: new Set<string>(),
     }
     rule.violations += Math.round(num(r.violations))
     rule.agentKeys.add(String(r.agent_key ?? ''))
@@ -95,9 +109,16 @@ export async function getAnalyticsEngineJudgedReport(source: AnalyticsEngineSour
   const timeline: TimelineBin[] = (binRows ?? []).map((r) => ({ hour: num(r.t) * 1000, requests: Math.round(num(r.requests)), violations: Math.round(num(r.violations)) }))
   const coverage = describeCoverage(filter, { plan, ledgerStart: null, rawSince: 0, kept: 0, requests: 0, budgetPerHour: 0, otherPaths: 0 })
   return buildReport({
-    filter, source: 'analytics-engine', agents: [...agents.values()], counts, paths,
+    filter,
+    source: 'analytics-engine',
+    agents: [...agents.values()],
+    counts,
+    paths,
     rules: [...rules.values()].map(({ agentKeys, ...rule }) => ({ ...rule, agents: agentKeys.size })),
-    groupUses, texts, timeline, timelineBin: plan.bin,
+    groupUses,
+    texts,
+    timeline,
+    timelineBin: plan.bin,
     coverage: {
       ...coverage,
       counts: { since: filter.since, until: filter.until },

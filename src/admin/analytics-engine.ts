@@ -58,10 +58,7 @@ export function literal(value: string, pattern: RegExp, what: string): string {
 /** The dataset's name and the filter as a WHERE list, every value checked. Throws AnalyticsEngineQueryError. */
 export function whereOf(dataset: string, filter: ReportFilter): string[] {
   if (!DATASET.test(dataset)) throw new AnalyticsEngineQueryError(`dataset ${JSON.stringify(dataset)} is not a dataset name`)
-  const where = [
-    `timestamp >= toDateTime(${Math.floor(filter.since / 1000)})`,
-    `timestamp < toDateTime(${Math.ceil(filter.until / 1000)})`,
-  ]
+  const where = [`timestamp >= toDateTime(${Math.floor(filter.since / 1000)})`, `timestamp < toDateTime(${Math.ceil(filter.until / 1000)})`]
   if (filter.host !== undefined) where.push(`blob2 = ${literal(filter.host.toLowerCase(), HOST, 'host')}`)
   if (filter.agent !== undefined) where.push(`blob3 = ${literal(filter.agent.toLowerCase(), AGENT, 'agent')}`)
   if (filter.category !== undefined) where.push(`blob5 = ${literal(filter.category, CATEGORY, 'category')}`)
@@ -72,13 +69,13 @@ export function whereOf(dataset: string, filter: ReportFilter): string[] {
 export function agentTotalsSql(dataset: string, filter: ReportFilter): string {
   const where = whereOf(dataset, filter)
   return [
-    'SELECT blob3 AS agent_key, blob6 = \'spoofed\' AS spoofed,',
+    "SELECT blob3 AS agent_key, blob6 = 'spoofed' AS spoofed,",
     '  argMax(blob4, timestamp) AS operator, argMax(blob5, timestamp) AS category,',
-    '  sumIf(_sample_interval, blob1 = \'request\') AS requests,',
-    '  sumIf(_sample_interval, blob1 = \'request\' AND double1 = 0) AS disallowed,',
-    '  sumIf(_sample_interval, blob13 = \'block\') AS blocked,',
-    '  sumIf(_sample_interval, blob1 = \'request\' AND blob6 = \'verified\') AS verified,',
-    '  sumIf(_sample_interval, blob1 = \'robots-txt\') AS robots_fetches,',
+    "  sumIf(_sample_interval, blob1 = 'request') AS requests,",
+    "  sumIf(_sample_interval, blob1 = 'request' AND double1 = 0) AS disallowed,",
+    "  sumIf(_sample_interval, blob13 = 'block') AS blocked,",
+    "  sumIf(_sample_interval, blob1 = 'request' AND blob6 = 'verified') AS verified,",
+    "  sumIf(_sample_interval, blob1 = 'robots-txt') AS robots_fetches,",
     '  toUnixTimestamp(MAX(timestamp)) AS last_seen',
     `FROM ${dataset}`,
     `WHERE ${where.join(' AND ')}`,
@@ -105,17 +102,19 @@ export async function queryAnalyticsEngine(source: AnalyticsEngineSource, sql: s
 /** Runs the per-agent query against the account's SQL API. Throws on an HTTP or query error. */
 export async function getAnalyticsEngineReport(source: AnalyticsEngineSource, filter: ReportFilter): Promise<AnalyticsEngineReport> {
   const rows = await queryAnalyticsEngine(source, agentTotalsSql(source.dataset, filter))
-  const agents = rows.map((row): AnalyticsEngineAgentRow => ({
-    agentKey: String(row.agent_key ?? 'unknown'),
-    spoofed: num(row.spoofed) === 1 || row.spoofed === true,
-    operator: str(row.operator),
-    category: str(row.category),
-    requests: num(row.requests),
-    disallowed: num(row.disallowed),
-    blocked: num(row.blocked),
-    verified: num(row.verified),
-    robotsFetches: num(row.robots_fetches),
-    lastSeen: num(row.last_seen) > 0 ? num(row.last_seen) * 1000 : null,
-  }))
+  const agents = rows.map(
+    (row): AnalyticsEngineAgentRow => ({
+      agentKey: String(row.agent_key ?? 'unknown'),
+      spoofed: num(row.spoofed) === 1 || row.spoofed === true,
+      operator: str(row.operator),
+      category: str(row.category),
+      requests: num(row.requests),
+      disallowed: num(row.disallowed),
+      blocked: num(row.blocked),
+      verified: num(row.verified),
+      robotsFetches: num(row.robots_fetches),
+      lastSeen: num(row.last_seen) > 0 ? num(row.last_seen) * 1000 : null,
+    }),
+  )
   return { source: 'analytics-engine', filter, sampled: true, agents }
 }

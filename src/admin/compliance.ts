@@ -20,7 +20,10 @@ export const REPEATED_AT_LEAST = 3
 export const REPEATED_SHARE = 0.01
 
 export const THRESHOLDS: ComplianceThresholds = {
-  repeatedAtLeast: REPEATED_AT_LEAST, repeatedShare: REPEATED_SHARE, minRequests: MIN_JUDGED_REQUESTS, graceHours: 24,
+  repeatedAtLeast: REPEATED_AT_LEAST,
+  repeatedShare: REPEATED_SHARE,
+  minRequests: MIN_JUDGED_REQUESTS,
+  graceHours: 24,
 }
 
 export function plural(n: number, noun: string): string {
@@ -60,7 +63,7 @@ function settled(excused: number, windows: readonly GraceWindow[]): boolean {
 /** The disallowed requests a grace period excused: "60 disallowed requests in the host's first 24 h". */
 function excusedRequests(grace: number, newHost: number, windows: readonly GraceWindow[]): string {
   const hosts = (cls: GraceWindow['cls']) => new Set(windows.filter((w) => w.cls === cls).map((w) => w.host)).size
-  const firstDay = `in ${hosts('newHost') > 1 ? `the first 24 h of ${hosts('newHost')} hosts` : 'the host\'s first 24 h'}`
+  const firstDay = `in ${hosts('newHost') > 1 ? `the first 24 h of ${hosts('newHost')} hosts` : "the host's first 24 h"}`
   const ruleChange = `within 24 h of a rule change${hosts('grace') > 1 ? ` (on ${hosts('grace')} hosts)` : ''}`
   if (newHost > 0 && grace > 0) return `${plural(newHost, 'disallowed request')} ${firstDay} and ${grace.toLocaleString('en-US')} ${ruleChange}`
   return `${plural(newHost + grace, 'disallowed request')} ${newHost > 0 ? firstDay : ruleChange}`
@@ -107,7 +110,10 @@ export function complianceFor(ev: Evidence): { verdict: AgentCompliance; reason:
   const more = excused > 0 ? `; ${plural(excused, 'more disallowed request')} in a grace period, ${done ? 'not counted' : judgedFrom(windows)}` : ''
   if (counted > 0) {
     if (read === 0 && ev.requests < MIN_JUDGED_REQUESTS) {
-      return { verdict: 'not enough data', reason: `only ${plural(ev.requests, 'judged request')} (${MIN_JUDGED_REQUESTS} needed), ${plural(counted, 'disallowed request')} without fetching robots.txt${more}` }
+      return {
+        verdict: 'not enough data',
+        reason: `only ${plural(ev.requests, 'judged request')} (${MIN_JUDGED_REQUESTS} needed), ${plural(counted, 'disallowed request')} without fetching robots.txt${more}`,
+      }
     }
     if (counted < REPEATED_AT_LEAST || counted < REPEATED_SHARE * ev.requests) {
       return {

@@ -53,7 +53,10 @@ export function planRange(filter: Pick<ReportFilter, 'since' | 'until'>, state: 
   if (since < (state.hourlySince ?? 0)) since = Math.min(until, ceilTo(since, DAY))
   const firstDay = Math.min(ceilTo(since, DAY), until)
   const lastDay = Math.max(firstDay, Math.min(floorTo(until, DAY), floorTo(rolledHour, DAY)))
-  const edges = [{ since, until: firstDay }, { since: lastDay, until }].filter((s) => s.until > s.since)
+  const edges = [
+    { since, until: firstDay },
+    { since: lastDay, until },
+  ].filter((s) => s.until > s.since)
   return {
     hours: { since, until },
     days: { since: firstDay, until: lastDay },
@@ -96,21 +99,30 @@ export function describeCoverage(filter: Pick<ReportFilter, 'since' | 'until'>, 
   const requested = filter.until - filter.since
   const countsSince = plan.hours.since
   const dataSince = facts.ledgerStart === null ? countsSince : Math.max(countsSince, facts.ledgerStart)
-  const counts = countsSince > filter.since + HOUR
-    ? `counts cover the last ${formatSpan(plan.hours.until - countsSince)} (older hourly counts were pruned)`
-    : dataSince > countsSince + HOUR
-      ? `counts cover the full ${formatSpan(requested)} (the ledger holds nothing before ${day(dataSince)})`
-      : `counts cover the full ${formatSpan(requested)}`
+  const counts =
+    countsSince > filter.since + HOUR
+      ? `counts cover the last ${formatSpan(plan.hours.until - countsSince)} (older hourly counts were pruned)`
+      : dataSince > countsSince + HOUR
+        ? `counts cover the full ${formatSpan(requested)} (the ledger holds nothing before ${day(dataSince)})`
+        : `counts cover the full ${formatSpan(requested)}`
   const samplesSince = Math.max(countsSince, facts.rawSince)
-  const samples = facts.kept === 0 || samplesSince >= filter.until ? null : {
-    since: samplesSince, until: filter.until, kept: facts.kept, requests: facts.requests, budgetPerHour: facts.budgetPerHour,
-  }
+  const samples =
+    facts.kept === 0 || samplesSince >= filter.until
+      ? null
+      : {
+          since: samplesSince,
+          until: filter.until,
+          kept: facts.kept,
+          requests: facts.requests,
+          budgetPerHour: facts.budgetPerHour,
+        }
   const sampled = facts.kept < facts.requests ? `, at most ${facts.budgetPerHour} per agent, class and hour` : ''
-  const samplesText = samples === null
-    ? 'no request samples are kept for this range'
-    : samplesSince > Math.max(countsSince, dataSince) + HOUR
-      ? `request samples cover the last ${formatSpan(filter.until - samplesSince)}${sampled}`
-      : `request samples cover the full range${sampled}`
+  const samplesText =
+    samples === null
+      ? 'no request samples are kept for this range'
+      : samplesSince > Math.max(countsSince, dataSince) + HOUR
+        ? `request samples cover the last ${formatSpan(filter.until - samplesSince)}${sampled}`
+        : `request samples cover the full range${sampled}`
   return {
     counts: plan.hours,
     samples,

@@ -40,8 +40,16 @@ export interface History {
 }
 
 interface VersionRow {
-  host: string; hash: string; text: string | null; firstServed: number; lastUsed: number | null
-  deploymentId: string | null; deploymentTag: string | null; recordedAt: number | null; lines: number; characters: number
+  host: string
+  hash: string
+  text: string | null
+  firstServed: number
+  lastUsed: number | null
+  deploymentId: string | null
+  deploymentTag: string | null
+  recordedAt: number | null
+  lines: number
+  characters: number
 }
 
 const COLUMNS = `host, hash, first_served AS firstServed, last_used AS lastUsed, deployment_id AS deploymentId, deployment_tag AS deploymentTag,
@@ -55,16 +63,21 @@ const ONE_SQL = `SELECT ${COLUMNS}, text, (SELECT hash FROM robots_versions WHER
 
 /** What a crawler obeys in a file: each group's product tokens and its rules, in file order. Comments, sitemaps and other records are left out. */
 export function rulesOf(text: string): string {
-  return parseRobotsTxt(text).groups
-    .map((g) => `${g.userAgents.map((a) => a.toLowerCase()).join(' ')}\t${g.rules.map((r) => `${r.type}:${r.pattern}`).join('\t')}`)
+  return parseRobotsTxt(text)
+    .groups.map((g) => `${g.userAgents.map((a) => a.toLowerCase()).join(' ')}\t${g.rules.map((r) => `${r.type}:${r.pattern}`).join('\t')}`)
     .join('\n')
 }
 
 function info(row: VersionRow, current: boolean, rulesChanged: boolean | null): VersionInfo {
   return {
-    hash: row.hash, firstServed: row.firstServed, lastUsed: row.lastUsed,
+    hash: row.hash,
+    firstServed: row.firstServed,
+    lastUsed: row.lastUsed,
     deployment: row.deploymentId === null ? null : { id: row.deploymentId, tag: row.deploymentTag },
-    current, rulesChanged, lines: row.characters === 0 ? 0 : row.lines, characters: row.characters,
+    current,
+    rulesChanged,
+    lines: row.characters === 0 ? 0 : row.lines,
+    characters: row.characters,
   }
 }
 
@@ -79,22 +92,27 @@ const servedNow = (row: VersionRow) => row.recordedAt ?? row.firstServed
  * hosts[0]?.versions.filter((v) => v.rulesChanged).map((v) => v.firstServed) // where the timeline marks a change
  */
 export async function getHistory(db: D1Database, filter: { host?: string } = {}): Promise<History> {
-  const { results } = await db.prepare(LIST_SQL).bind(filter.host?.toLowerCase() ?? null, MAX_VERSIONS + 1, TEXT_BUDGET).all<VersionRow>()
+  const { results } = await db
+    .prepare(LIST_SQL)
+    .bind(filter.host?.toLowerCase() ?? null, MAX_VERSIONS + 1, TEXT_BUDGET)
+    .all<VersionRow>()
   const truncated = results.length > MAX_VERSIONS
   const byHost = new Map<string, VersionRow[]>()
   for (const row of results.slice(0, MAX_VERSIONS).reverse()) byHost.set(row.host, [...(byHost.get(row.host) ?? []), row])
-  const hosts = [...byHost].sort(([a], [b]) => (a < b ? -1 : 1)).map(([host, rows]): HostHistory => {
-    const current = rows.reduce((a, b) => (servedNow(b) > servedNow(a) || (servedNow(b) === servedNow(a) && b.firstServed > a.firstServed) ? b : a))
-    let previous: string | null = null
-    const versions = rows.map((row, i) => {
-      const rules = row.text === null ? null : rulesOf(row.text)
-      // A host's first version is a change, unless older ones were cut by MAX_VERSIONS.
-      const changed = rules === null || (i > 0 && previous === null) ? null : i === 0 ? !truncated : rules !== previous
-      previous = rules
-      return info(row, row === current, changed)
+  const hosts = [...byHost]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([host, rows]): HostHistory => {
+      const current = rows.reduce((a, b) => (servedNow(b) > servedNow(a) || (servedNow(b) === servedNow(a) && b.firstServed > a.firstServed) ? b : a))
+      let previous: string | null = null
+      const versions = rows.map((row, i) => {
+        const rules = row.text === null ? null : rulesOf(row.text)
+        // A host's first version is a change, unless older ones were cut by MAX_VERSIONS.
+        const changed = rules === null || (i > 0 && previous === null) ? null : i === 0 ? !truncated : rules !== previous
+        previous = rules
+        return info(row, row === current, changed)
+      })
+      return { host, versions }
     })
-    return { host, versions }
-  })
   return { hosts, truncated }
 }
 

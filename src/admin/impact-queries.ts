@@ -57,7 +57,14 @@ const CURRENT_SQL = `SELECT host, hash, text FROM (SELECT host, hash, text,
 
 const AGENTS_SQL = `SELECT agent_key AS agentKey, agent_id AS agentId, kind, operator, category FROM agents WHERE agent_key IN (SELECT value FROM json_each(?1))`
 
-interface ShapeRow { host: string; agentKey: string; version: string; path: string; tokens: string; requests: number }
+interface ShapeRow {
+  host: string
+  agentKey: string
+  version: string
+  path: string
+  tokens: string
+  requests: number
+}
 
 /**
  * Replays the ledger's request shapes over `filter` (whole UTC days)
@@ -72,17 +79,10 @@ export async function getImpact(db: D1Database, filter: ImpactFilter, opts: Impa
   const days = { since: Math.floor(filter.since / DAY) * DAY, until: Math.max(Math.ceil(filter.until / DAY) * DAY, Math.floor(filter.since / DAY) * DAY + DAY) }
   const f = [days.since, days.until, filter.host?.toLowerCase() ?? null, filter.agent?.toLowerCase() ?? null]
   const maxShapes = Math.max(1, Math.trunc(opts.maxShapes ?? MAX_SHAPES))
-  const first = await db.batch([
-    db.prepare(TOTALS_SQL).bind(...f),
-    db.prepare(SHAPES_SQL).bind(...f, maxShapes),
-    db.prepare(STATE_SQL),
-  ])
+  const first = await db.batch([db.prepare(TOTALS_SQL).bind(...f), db.prepare(SHAPES_SQL).bind(...f, maxShapes), db.prepare(STATE_SQL)])
   const [totals, rows, state] = first.map((r) => r.results) as [{ host: string; agentKey: string; requests: number; other: number }[], ShapeRow[], { value: number }[]]
   const hosts = [...new Set(totals.map((t) => t.host))].sort()
-  const second = await db.batch([
-    db.prepare(CURRENT_SQL).bind(JSON.stringify(hosts)),
-    db.prepare(AGENTS_SQL).bind(JSON.stringify([...new Set(totals.map((t) => t.agentKey))])),
-  ])
+  const second = await db.batch([db.prepare(CURRENT_SQL).bind(JSON.stringify(hosts)), db.prepare(AGENTS_SQL).bind(JSON.stringify([...new Set(totals.map((t) => t.agentKey))]))])
   const rowsRead = [...first, ...second].reduce((n, r) => n + (r.meta.rows_read ?? 0), 0)
   const [current, agentRows] = second.map((r) => r.results) as [{ host: string; hash: string; text: string }[], ({ agentKey: string } & ImpactAgentInfo)[]]
 
@@ -117,7 +117,8 @@ export async function getImpact(db: D1Database, filter: ImpactFilter, opts: Impa
   const shapesSince = state[0]?.value ?? 0
   const facts = { beyondCap, shapeCap: SHAPE_CAP, beyondRead, maxShapes, shapesSince }
   return {
-    filter, days,
+    filter,
+    days,
     hosts: hosts.map((host) => ({ host, before: served.get(host)?.version ?? null, after: candidate(host)?.version ?? null })),
     ...result,
     estimate: { ...facts, exact: beyondCap === 0 && beyondRead === 0 && shapesSince <= days.since },

@@ -154,8 +154,13 @@ function direction(t: Tally, total: number): ImpactDirection {
     .sort((a, b) => b.requests - a.requests)
     .slice(0, MAX_CHANGES)
     .map(({ change, requests, paths }) => ({
-      ...change, requests, pathCount: paths.size,
-      paths: [...paths].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_PATHS).map(([path, n]) => ({ path, requests: n })),
+      ...change,
+      requests,
+      pathCount: paths.size,
+      paths: [...paths]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, MAX_PATHS)
+        .map(([path, n]) => ({ path, requests: n })),
     }))
   return { requests: t.requests, share: total > 0 ? t.requests / total : 0, paths: t.paths.size, changes }
 }
@@ -215,9 +220,16 @@ export function replayImpact(input: ReplayInput): ReplayResult {
     const info = input.agents.get(agentKey)
     const requests = Math.max(a.requests, a.replayed)
     return {
-      agentKey, agentId: info?.agentId ?? null, kind: info?.kind ?? null, operator: info?.operator ?? null, category: info?.category ?? null,
-      protected: isProtected(agentKey, a.tokens, input.protect), requests, replayed: a.replayed,
-      lost: direction(a.lost, requests), gained: direction(a.gained, requests),
+      agentKey,
+      agentId: info?.agentId ?? null,
+      kind: info?.kind ?? null,
+      operator: info?.operator ?? null,
+      category: info?.category ?? null,
+      protected: isProtected(agentKey, a.tokens, input.protect),
+      requests,
+      replayed: a.replayed,
+      lost: direction(a.lost, requests),
+      gained: direction(a.gained, requests),
     }
   })
   agents.sort(worstFirst)
@@ -240,8 +252,7 @@ export function replayImpact(input: ReplayInput): ReplayResult {
 
 function worstFirst(a: AgentImpact, b: AgentImpact): number {
   const losing = (x: AgentImpact) => (x.protected && x.lost.requests > 0 ? 1 : 0)
-  return losing(b) - losing(a) || b.lost.requests - a.lost.requests || b.gained.requests - a.gained.requests
-    || b.requests - a.requests || (a.agentKey < b.agentKey ? -1 : 1)
+  return losing(b) - losing(a) || b.lost.requests - a.lost.requests || b.gained.requests - a.gained.requests || b.requests - a.requests || (a.agentKey < b.agentKey ? -1 : 1)
 }
 
 /** What a replay could not judge again, and why. */

@@ -13,7 +13,10 @@ export const MAX_RANGE = 400 * DAY
 
 /** A query parameter that failed validation: the 400's message names it and says what would do. */
 export class BadParam extends Error {
-  constructor(readonly param: string, message: string) {
+  constructor(
+    readonly param: string,
+    message: string,
+  ) {
     super(`${param}: ${message}`)
   }
 }

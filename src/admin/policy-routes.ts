@@ -44,19 +44,23 @@ function candidatesOf(value: unknown): Map<string, string> {
   if (!isObject(value)) throw new BadParam('robotsTxt', 'is missing: send the candidate robots.txt, or an object of them by host ("*" for every other host)')
   const entries = Object.entries(value)
   if (entries.length === 0 || entries.length > MAX_HOSTS) throw new BadParam('robotsTxt', `must name from 1 to ${MAX_HOSTS} hosts`)
-  return new Map(entries.map(([host, text]) => {
-    if (host !== '*' && (!HOST.test(host) || host !== host.toLowerCase())) throw new BadParam(`robotsTxt.${host.slice(0, 80)}`, 'is not a host name as the ledger keys it (lower case)')
-    return [host, robotsTxt(`robotsTxt.${host}`, text)]
-  }))
+  return new Map(
+    entries.map(([host, text]) => {
+      if (host !== '*' && (!HOST.test(host) || host !== host.toLowerCase())) throw new BadParam(`robotsTxt.${host.slice(0, 80)}`, 'is not a host name as the ledger keys it (lower case)')
+      return [host, robotsTxt(`robotsTxt.${host}`, text)]
+    }),
+  )
 }
 
 function tokensOf(name: string, value: unknown, fallback: readonly string[]): Set<string> {
   if (value === undefined) return new Set(fallback.map((t) => t.toLowerCase()))
   if (!Array.isArray(value) || value.length > MAX_TOKENS) throw new BadParam(name, `must be a list of at most ${MAX_TOKENS} product tokens`)
-  return new Set(value.map((t, i) => {
-    if (typeof t !== 'string' || !TOKEN.test(t)) throw new BadParam(`${name}[${i}]`, 'is not a product token (letters, "-" and "_")')
-    return t.toLowerCase()
-  }))
+  return new Set(
+    value.map((t, i) => {
+      if (typeof t !== 'string' || !TOKEN.test(t)) throw new BadParam(`${name}[${i}]`, 'is not a product token (letters, "-" and "_")')
+      return t.toLowerCase()
+    }),
+  )
 }
 
 const BODY_KEYS = ['robotsTxt', 'exempt', 'protect']

@@ -109,7 +109,10 @@ const GROUPS_SQL = `SELECT DISTINCT g.agent_key AS agentKey, g.robots_version AS
 const AGENTS_SQL = `SELECT agent_key AS agentKey, agent_id AS agentId, kind, operator, category, obeys_robots_txt AS obeys, first_seen AS firstSeen
   FROM agents a WHERE ${AGENT_FILTER}`
 
-interface AgentRow extends Omit<AgentInfo, 'declaredObeys'> { readonly obeys: number | null; readonly firstSeen: number }
+interface AgentRow extends Omit<AgentInfo, 'declaredObeys'> {
+  readonly obeys: number | null
+  readonly firstSeen: number
+}
 
 /** The filter's values, as bound to ?1 (host), ?2 (agent) and ?3 (category). Agent keys are lower case, as product tokens compare. */
 function filterParams(f: ReportFilter): [Bound, Bound, Bound] {
@@ -145,9 +148,10 @@ async function readAll(db: D1Database, filter: ReportFilter, state: ReadonlyMap<
   const plan = planRange(filter, { hourlySince: state.get('hourly_since') ?? 0, rolledHour: state.get('rolled_hour') ?? 0 })
   const spans = spanParams(plan)
   const pathDays = [plan.pathDays.since, plan.pathDays.until]
-  const timeline = plan.bin > 3_600_000
-    ? db.prepare(dailyTimelineSql(plan.edges.length)).bind(...f, ...spans)
-    : db.prepare(filter.agent === undefined ? TIMELINE_SQL : AGENT_TIMELINE_SQL).bind(...f, plan.hours.since, plan.rolledUntil, plan.hours.until)
+  const timeline =
+    plan.bin > 3_600_000
+      ? db.prepare(dailyTimelineSql(plan.edges.length)).bind(...f, ...spans)
+      : db.prepare(filter.agent === undefined ? TIMELINE_SQL : AGENT_TIMELINE_SQL).bind(...f, plan.hours.since, plan.rolledUntil, plan.hours.until)
   const results = await db.batch([
     db.prepare('SELECT name, value FROM ledger_state'),
     db.prepare(AGENTS_SQL).bind(...f),
@@ -161,7 +165,14 @@ async function readAll(db: D1Database, filter: ReportFilter, state: ReadonlyMap<
   ])
   for (const r of results) onMeta(r.meta)
   const [stateRows, agentRows, counts, bins, paths, rules, uses, texts, windows] = results.map((r) => r.results) as [
-    { name: string; value: number }[], AgentRow[], CounterRow[], TimelineBin[], PathRow[], RuleCount[], GroupUse[], { hash: string; text: string }[],
+    { name: string; value: number }[],
+    AgentRow[],
+    CounterRow[],
+    TimelineBin[],
+    PathRow[],
+    RuleCount[],
+    GroupUse[],
+    { hash: string; text: string }[],
     (Omit<GraceWindowRow, 'until' | 'seenSince'> & { until: number | null; seenSince: number | null })[],
   ]
   const fresh = new Map(stateRows.map((r) => [r.name, r.value]))
@@ -197,12 +208,26 @@ export async function getReport(db: D1Database, filter: ReportFilter, opts: GetR
   const agents = agentRows.map(({ obeys, firstSeen: _firstSeen, ...a }): AgentInfo => ({ ...a, declaredObeys: obeys === null ? null : obeys === 1 }))
   const ledgerStart = agentRows.length > 0 ? Math.min(...agentRows.map((a) => a.firstSeen)) : null
   const coverage = describeCoverage(filter, {
-    plan, ledgerStart, rawSince: fresh.get('raw_since') ?? 0,
-    kept: counts.reduce((n, c) => n + c.sampled, 0), requests: counts.reduce((n, c) => n + c.requests, 0), budgetPerHour: SAMPLE_BUDGET,
+    plan,
+    ledgerStart,
+    rawSince: fresh.get('raw_since') ?? 0,
+    kept: counts.reduce((n, c) => n + c.sampled, 0),
+    requests: counts.reduce((n, c) => n + c.requests, 0),
+    budgetPerHour: SAMPLE_BUDGET,
     otherPaths: paths.filter((p) => p.path === '' && (COUNTED_CLASSES as readonly string[]).includes(p.cls)).reduce((n, p) => n + p.requests, 0),
   })
   return buildReport({
-    filter, source: 'd1', agents, counts, paths, rules, groupUses: uses, texts: new Map(read.texts.map((t) => [t.hash, t.text])), graceWindows,
-    timeline: bins.filter((b) => b.requests > 0 || b.violations > 0), timelineBin: plan.bin, coverage,
+    filter,
+    source: 'd1',
+    agents,
+    counts,
+    paths,
+    rules,
+    groupUses: uses,
+    texts: new Map(read.texts.map((t) => [t.hash, t.text])),
+    graceWindows,
+    timeline: bins.filter((b) => b.requests > 0 || b.violations > 0),
+    timelineBin: plan.bin,
+    coverage,
   })
 }

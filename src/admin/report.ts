@@ -7,9 +7,7 @@
  */
 import { compileRobotsTxt, type RobotsMatcher } from '../core/robots/index.ts'
 import { GRACE_MS, isCounted } from '../ledger/classes.ts'
-import type {
-  AgentEvidence, AgentInfo, AgentReport, CounterRow, GraceWindow, PathCount, Report, ReportInput, SpoofReport, ViolationClass,
-} from './types.ts'
+import type { AgentEvidence, AgentInfo, AgentReport, CounterRow, GraceWindow, PathCount, Report, ReportInput, SpoofReport, ViolationClass } from './types.ts'
 import { COMPLIANCE_ORDER, complianceFor, pendingEnd, THRESHOLDS } from './compliance.ts'
 
 export { GRACE_MS }
@@ -41,9 +39,7 @@ function compiled(hash: string, text: string): RobotsMatcher {
 export function groupRestricts(texts: ReadonlyMap<string, string>, hash: string, group: string): boolean {
   const text = texts.get(hash)
   if (text === undefined) return false
-  return compiled(hash, text).model.groups.some(
-    (g) => g.userAgents.some((ua) => ua.toLowerCase() === group) && g.rules.some((r) => r.type === 'disallow' && r.pattern !== ''),
-  )
+  return compiled(hash, text).model.groups.some((g) => g.userAgents.some((ua) => ua.toLowerCase() === group) && g.rules.some((r) => r.type === 'disallow' && r.pattern !== ''))
 }
 
 interface Tally {
@@ -62,7 +58,16 @@ interface Tally {
 
 function emptyTally(): Tally {
   return {
-    requests: 0, disallowed: 0, blocked: 0, verified: 0, sampled: 0, fetches: 0, lastFetch: null, first: null, last: null, lastSeen: null,
+    requests: 0,
+    disallowed: 0,
+    blocked: 0,
+    verified: 0,
+    sampled: 0,
+    fetches: 0,
+    lastFetch: null,
+    first: null,
+    last: null,
+    lastSeen: null,
     classes: { afterFetch: 0, staleCopy: 0, neverFetched: 0, grace: 0, newHost: 0, unclassified: 0 },
   }
 }
@@ -92,7 +97,10 @@ function add(t: Tally, row: CounterRow): void {
 }
 
 function topKeys(counts: ReadonlyMap<string, number>, n: number): string[] {
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([k]) => k)
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, n)
+    .map(([k]) => k)
 }
 
 function getOr<K, V>(map: Map<K, V>, key: K, make: () => V): V {
@@ -138,10 +146,21 @@ export function buildReport(input: ReportInput): Report {
   const judged = [...sides.real].map(([key, t]) => toAgentReport(key, t, info.get(key), examples.get(`real\n${key}`), restricted.has(key), windows.get(key) ?? []))
   const agents = judged.filter((a) => a.kind !== 'tool').sort(worstFirst)
   const tools = judged.filter((a) => a.kind === 'tool').sort(worstFirst)
-  const claims = (side: 'spoofed' | 'unchecked') => [...sides[side]].map(([key, t]): SpoofReport => ({
-    agentKey: key, operator: info.get(key)?.operator ?? null, requests: t.requests, violations: t.disallowed,
-    firstViolation: t.first, lastViolation: t.last, examplePaths: topKeys(examples.get(`${side}\n${key}`) ?? new Map(), EXAMPLE_PATHS), lastSeen: t.lastSeen,
-  })).sort((a, b) => b.violations - a.violations || b.requests - a.requests || (a.agentKey < b.agentKey ? -1 : 1))
+  const claims = (side: 'spoofed' | 'unchecked') =>
+    [...sides[side]]
+      .map(
+        ([key, t]): SpoofReport => ({
+          agentKey: key,
+          operator: info.get(key)?.operator ?? null,
+          requests: t.requests,
+          violations: t.disallowed,
+          firstViolation: t.first,
+          lastViolation: t.last,
+          examplePaths: topKeys(examples.get(`${side}\n${key}`) ?? new Map(), EXAMPLE_PATHS),
+          lastSeen: t.lastSeen,
+        }),
+      )
+      .sort((a, b) => b.violations - a.violations || b.requests - a.requests || (a.agentKey < b.agentKey ? -1 : 1))
   const spoofed = claims('spoofed')
   const unchecked = claims('unchecked')
   const sum = (list: readonly AgentReport[], f: (a: AgentReport) => number) => list.reduce((n, a) => n + f(a), 0)
@@ -171,7 +190,10 @@ export function buildReport(input: ReportInput): Report {
       truncated: false,
     },
     topRules: [...input.rules].sort(byViolations).slice(0, TOP_N),
-    topPaths: [...paths.values()].map((p) => ({ ...p.path, violations: p.violations, agents: p.agents.size })).sort(byViolations).slice(0, TOP_N),
+    topPaths: [...paths.values()]
+      .map((p) => ({ ...p.path, violations: p.violations, agents: p.agents.size }))
+      .sort(byViolations)
+      .slice(0, TOP_N),
     timeline: input.timeline,
     timelineBin: input.timelineBin,
     coverage: input.coverage,
@@ -179,9 +201,7 @@ export function buildReport(input: ReportInput): Report {
   }
 }
 
-function toAgentReport(
-  key: string, t: Tally, agent: AgentInfo | undefined, paths: ReadonlyMap<string, number> | undefined, restricted: boolean, windows: readonly GraceWindow[],
-): AgentReport {
+function toAgentReport(key: string, t: Tally, agent: AgentInfo | undefined, paths: ReadonlyMap<string, number> | undefined, restricted: boolean, windows: readonly GraceWindow[]): AgentReport {
   const { afterFetch, staleCopy, neverFetched, grace, newHost, unclassified } = t.classes
   const evidence: AgentEvidence = {
     requests: t.requests,
@@ -203,20 +223,31 @@ function toAgentReport(
   const { verdict, reason } = complianceFor(evidence)
   const end = verdict === 'pending' ? pendingEnd(evidence.graceWindows) : undefined
   return {
-    agentKey: key, agentId: agent?.agentId ?? null, operator: agent?.operator ?? null, category: agent?.category ?? null,
-    kind: agent?.kind ?? null, declaredObeys: agent?.declaredObeys ?? null, verdict, reason,
-    evidence: end === undefined ? evidence : { ...evidence, pendingUntil: end.until, pendingHost: end.host }, lastSeen: t.lastSeen,
+    agentKey: key,
+    agentId: agent?.agentId ?? null,
+    operator: agent?.operator ?? null,
+    category: agent?.category ?? null,
+    kind: agent?.kind ?? null,
+    declaredObeys: agent?.declaredObeys ?? null,
+    verdict,
+    reason,
+    evidence: end === undefined ? evidence : { ...evidence, pendingUntil: end.until, pendingHost: end.host },
+    lastSeen: t.lastSeen,
   }
 }
 
 const excused = (a: AgentReport) => a.evidence.violations.grace + a.evidence.violations.newHost
 
 function worstFirst(a: AgentReport, b: AgentReport): number {
-  return COMPLIANCE_ORDER.indexOf(a.verdict) - COMPLIANCE_ORDER.indexOf(b.verdict) || b.evidence.violations.counted - a.evidence.violations.counted
-    || excused(b) - excused(a) || b.evidence.requests - a.evidence.requests || (a.agentKey < b.agentKey ? -1 : 1)
+  return (
+    COMPLIANCE_ORDER.indexOf(a.verdict) - COMPLIANCE_ORDER.indexOf(b.verdict) ||
+    b.evidence.violations.counted - a.evidence.violations.counted ||
+    excused(b) - excused(a) ||
+    b.evidence.requests - a.evidence.requests ||
+    (a.agentKey < b.agentKey ? -1 : 1)
+  )
 }
 
 function byViolations(a: { violations: number; agents: number }, b: { violations: number; agents: number }): number {
   return b.violations - a.violations || b.agents - a.agents
 }
-

@@ -42,8 +42,14 @@ export const MAX_AGENTS = 500
  * escaping still could not execute.
  */
 export const DASHBOARD_CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-  "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ')
 
 /** Set on every /_robots/ response, refusals included: private, never cached, never indexed. */
@@ -79,7 +85,9 @@ export function pageOf(url: URL, now: number): { limit: number; before?: number;
   const violations = q.get('violations')
   if (violations !== undefined && !['', '0', '1', 'true', 'false'].includes(violations)) throw new BadParam('violations', 'must be 1 or 0')
   return {
-    limit, ...(before === undefined ? {} : { before }), ...(host === undefined ? {} : { host }),
+    limit,
+    ...(before === undefined ? {} : { before }),
+    ...(host === undefined ? {} : { host }),
     ...(violations === '1' || violations === 'true' ? { violations: true } : {}),
   }
 }
@@ -114,13 +122,13 @@ const AE_MISSING = 'Analytics Engine is not configured: set the AE_ACCOUNT_ID an
 function textsFrom(db: D1Database | undefined) {
   return async (hashes: readonly string[]): Promise<Map<string, string>> => {
     if (!db || hashes.length === 0) return new Map()
-    const { results } = await db.prepare('SELECT hash, min(text) AS text FROM robots_versions WHERE hash IN (SELECT value FROM json_each(?1)) GROUP BY hash')
-      .bind(JSON.stringify(hashes)).all<{ hash: string; text: string }>()
+    const { results } = await db
+      .prepare('SELECT hash, min(text) AS text FROM robots_versions WHERE hash IN (SELECT value FROM json_each(?1)) GROUP BY hash')
+      .bind(JSON.stringify(hashes))
+      .all<{ hash: string; text: string }>()
     return new Map(results.map((r) => [r.hash, r.text]))
   }
 }
-
-
 
 /** A value the SQL API will not take is a 400; the API failing is a 502, logged. */
 function analyticsEngineFailure(c: Context, error: unknown): Response {
@@ -164,14 +172,24 @@ export function reportRoutes<E extends AdminEnv>(host: Hono<E>, options: ReportR
   // hono/tiny's router also matches a route's path with one "/" more: the
   // redirect and the routes below answer their exact paths only, as before.
   app.get(REPORT_BASE, (c, next) => (c.req.path === REPORT_BASE ? c.redirect(`${REPORT_BASE}/`, 308) : next()))
-  app.use(`${REPORT_BASE}/*`, adminAuth({
-    token: (c) => token(c),
-    onUnauthorized: (c) => c.req.path.startsWith(`${api}/`)
-      ? c.json({ error: 'unauthorized: send Authorization: Bearer <ROBOTS_ADMIN_TOKEN>' }, 401)
-      : c.text('401 Unauthorized: this page needs the robots-edge admin token. Sign in with any user name and the token as the password.\n', 401),
-  }))
+  app.use(
+    `${REPORT_BASE}/*`,
+    adminAuth({
+      token: (c) => token(c),
+      onUnauthorized: (c) =>
+        c.req.path.startsWith(`${api}/`)
+          ? c.json({ error: 'unauthorized: send Authorization: Bearer <ROBOTS_ADMIN_TOKEN>' }, 401)
+          : c.text('401 Unauthorized: this page needs the robots-edge admin token. Sign in with any user name and the token as the password.\n', 401),
+    }),
+  )
 
-  const notFound = (c: Context<AdminEnv>) => c.json({ error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv, /api/agents/:agent/requests, /api/verification, /api/history, /api/history/version, POST /api/impact and POST /api/ip-ranges` }, 404)
+  const notFound = (c: Context<AdminEnv>) =>
+    c.json(
+      {
+        error: `not found: ${REPORT_BASE}/ serves /, /api/report, /api/report.csv, /api/agents/:agent/requests, /api/verification, /api/history, /api/history/version, POST /api/impact and POST /api/ip-ranges`,
+      },
+      404,
+    )
   app.use(`${REPORT_BASE}/*`, async function exactPaths(c, next) {
     if (c.req.path.endsWith('/') && c.req.path !== `${REPORT_BASE}/`) return notFound(c)
     await next()
@@ -179,7 +197,7 @@ export function reportRoutes<E extends AdminEnv>(host: Hono<E>, options: ReportR
 
   app.get(`${REPORT_BASE}/`, (c) => {
     const url = new URL(c.req.url)
-    const sources = analyticsEngineOf(c.env) ? ['d1', 'analytics-engine'] as const : ['d1'] as const
+    const sources = analyticsEngineOf(c.env) ? (['d1', 'analytics-engine'] as const) : (['d1'] as const)
     return c.html(renderDashboard({ base: REPORT_BASE, host: url.hostname, query: url.searchParams, categories, sources }))
   })
   app.get(`${api}/report`, async (c) => {

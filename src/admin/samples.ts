@@ -13,11 +13,35 @@ export const MAX_PAGE = 500
 const MAX_HOSTS = 50
 
 interface EventRowOut {
-  id: number; type: 'request' | 'robots-txt'; time: number; host: string; agent_key: string; agent_id: string | null
-  agent_tokens: string; agent_kind: string; agent_also: string | null; operator: string | null; category: string | null
-  verification: string; class: RequestClass; counted: number; method: string; path: string; user_agent: string; allowed: number
-  rule_type: 'allow' | 'disallow' | null; rule_pattern: string | null; rule_line: number | null; robots_group: string | null
-  mode: string; action: string; status: number; robots_version: string; country: string | null; asn: number | null; ip_hash: string | null
+  id: number
+  type: 'request' | 'robots-txt'
+  time: number
+  host: string
+  agent_key: string
+  agent_id: string | null
+  agent_tokens: string
+  agent_kind: string
+  agent_also: string | null
+  operator: string | null
+  category: string | null
+  verification: string
+  class: RequestClass
+  counted: number
+  method: string
+  path: string
+  user_agent: string
+  allowed: number
+  rule_type: 'allow' | 'disallow' | null
+  rule_pattern: string | null
+  rule_line: number | null
+  robots_group: string | null
+  mode: string
+  action: string
+  status: number
+  robots_version: string
+  country: string | null
+  asn: number | null
+  ip_hash: string | null
 }
 
 const STATE = (name: string) => `coalesce((SELECT value FROM ledger_state WHERE name = '${name}'), 0)`
@@ -77,12 +101,32 @@ export async function getAgentRequests(db: D1Database, agentKey: string, opts: A
   }
   rows.sort((a, b) => b.time - a.time || b.id - a.id)
   return rows.slice(0, limit).map((r) => ({
-    id: r.id, type: r.type, time: r.time, host: r.host, agentKey: r.agent_key, agentId: r.agent_id,
-    tokens: split(r.agent_tokens), also: split(r.agent_also), kind: r.agent_kind, operator: r.operator,
-    category: r.category, verification: r.verification, class: r.class, counted: r.counted === 1, method: r.method, path: r.path,
-    userAgent: r.user_agent, allowed: r.allowed === 1,
+    id: r.id,
+    type: r.type,
+    time: r.time,
+    host: r.host,
+    agentKey: r.agent_key,
+    agentId: r.agent_id,
+    tokens: split(r.agent_tokens),
+    also: split(r.agent_also),
+    kind: r.agent_kind,
+    operator: r.operator,
+    category: r.category,
+    verification: r.verification,
+    class: r.class,
+    counted: r.counted === 1,
+    method: r.method,
+    path: r.path,
+    userAgent: r.user_agent,
+    allowed: r.allowed === 1,
     rule: r.rule_type === null ? null : { type: r.rule_type, pattern: r.rule_pattern ?? '', line: r.rule_line ?? 0 },
-    group: r.robots_group, mode: r.mode, action: r.action, status: r.status, robotsVersion: r.robots_version,
-    country: r.country, asn: r.asn, ipHash: r.ip_hash,
+    group: r.robots_group,
+    mode: r.mode,
+    action: r.action,
+    status: r.status,
+    robotsVersion: r.robots_version,
+    country: r.country,
+    asn: r.asn,
+    ipHash: r.ip_hash,
   }))
 }

@@ -100,7 +100,12 @@ export function check(options: CheckOptions, io: Io): number {
   const recognised = identify(options.agent, policy)
   if (recognised === null) {
     if (options.json) printJson(io, { ok: true, agent: options.agent, browser: true, identity: null, host, env, path, verdict: null })
-    else for (const line of columns([[style.dim('Agent'), visible(options.agent)], [style.dim('Verdict'), `${style.bold("a person's browser")}: never judged`]])) io.out(line)
+    else
+      for (const line of columns([
+        [style.dim('Agent'), visible(options.agent)],
+        [style.dim('Verdict'), `${style.bold("a person's browser")}: never judged`],
+      ]))
+        io.out(line)
     return 0
   }
   const { identity, recognition } = recognised
@@ -114,7 +119,15 @@ export function check(options: CheckOptions, io: Io): number {
       ok: true,
       agent: options.agent,
       browser: false,
-      identity: { kind: identity.kind, id: identity.id ?? null, operator: identity.operator ?? null, category: identity.category ?? null, tokens: identity.tokens, obeysRobotsTxt: identity.obeysRobotsTxt, recognition },
+      identity: {
+        kind: identity.kind,
+        id: identity.id ?? null,
+        operator: identity.operator ?? null,
+        category: identity.category ?? null,
+        tokens: identity.tokens,
+        obeysRobotsTxt: identity.obeysRobotsTxt,
+        recognition,
+      },
       judgedBy: { tokens: selection.tokens, wildcard: selection.wildcard },
       host,
       env,
@@ -138,7 +151,10 @@ export function check(options: CheckOptions, io: Io): number {
     ['Path', path],
     ['Verdict', verdict.allowed ? style.bold(style.green('allowed')) : style.bold(style.red('disallowed'))],
     ['Group', verdict.group === null ? 'none: no group for this agent, so nothing is disallowed' : verdict.group],
-    ['Rule', verdict.group === null ? '-' : verdict.rule === null ? 'no rule matched' : `${verdict.rule.type} ${verdict.rule.pattern === '' ? '(empty)' : verdict.rule.pattern} · line ${verdict.rule.line}`],
+    [
+      'Rule',
+      verdict.group === null ? '-' : verdict.rule === null ? 'no rule matched' : `${verdict.rule.type} ${verdict.rule.pattern === '' ? '(empty)' : verdict.rule.pattern} · line ${verdict.rule.line}`,
+    ],
     ['Guard', guardOutcome(mode, verdict, policy, path, recognition)],
   ]
   for (const line of columns(rows.map(([label, value]) => [style.dim(label!), value!]))) io.out(line)

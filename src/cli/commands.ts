@@ -17,11 +17,20 @@ export interface ParsedArgs {
   /** Arguments after the command name. */
   readonly positionals: readonly string[]
   readonly values: {
-    readonly host?: string | undefined; readonly env?: string | undefined; readonly config?: string | undefined; readonly json: boolean
-    readonly since?: string | undefined; readonly until?: string | undefined; readonly agent?: string | undefined; readonly category?: string | undefined
+    readonly host?: string | undefined
+    readonly env?: string | undefined
+    readonly config?: string | undefined
+    readonly json: boolean
+    readonly since?: string | undefined
+    readonly until?: string | undefined
+    readonly agent?: string | undefined
+    readonly category?: string | undefined
     /** '' when given bare (report's `--url URL --remote`). */
-    readonly url?: string | undefined; readonly remote?: string | undefined; readonly fix?: boolean | undefined
-    readonly snapshot?: boolean | undefined; readonly snapshotFile?: string | undefined
+    readonly url?: string | undefined
+    readonly remote?: string | undefined
+    readonly fix?: boolean | undefined
+    readonly snapshot?: boolean | undefined
+    readonly snapshotFile?: string | undefined
     readonly failOn?: string | undefined
   }
 }
@@ -38,8 +47,8 @@ export interface Command {
 
 /** `--remote URL` or `--url URL`: the Worker to read; neither reads the local D1. */
 function sourceUrl(values: ParsedArgs['values']): string | undefined {
-  if (values.remote === '') throw new UsageError('--remote needs the Worker\'s URL: --remote https://robots-edge.<account>.workers.dev')
-  if (values.remote !== undefined && values.url !== undefined && values.remote !== values.url) throw new UsageError('give the Worker\'s URL once: --remote URL or --url URL')
+  if (values.remote === '') throw new UsageError("--remote needs the Worker's URL: --remote https://robots-edge.<account>.workers.dev")
+  if (values.remote !== undefined && values.url !== undefined && values.remote !== values.url) throw new UsageError("give the Worker's URL once: --remote URL or --url URL")
   return values.remote ?? values.url
 }
 
@@ -104,7 +113,7 @@ export const commands: Readonly<Record<string, Command>> = {
   },
   history: {
     usage: '[--host H] [--remote URL]',
-    summary: 'every stored version of each host\'s robots.txt: when and by which deployment it was first served',
+    summary: "every stored version of each host's robots.txt: when and by which deployment it was first served",
     positionals: [0, 0],
     options: ['host', 'env', 'remote', 'url', 'json'],
     run: ({ values }, io) => history({ ...values, url: sourceUrl(values) }, io),
@@ -118,7 +127,7 @@ export const commands: Readonly<Record<string, Command>> = {
   },
   ranges: {
     usage: '[--snapshot] [--snapshot-file FILE] [--env E] [--remote URL]',
-    summary: 'load the operators\' published IP-range lists into the local KV (or the deployed Worker\'s): live, or a dated snapshot',
+    summary: "load the operators' published IP-range lists into the local KV (or the deployed Worker's): live, or a dated snapshot",
     positionals: [0, 0],
     options: ['snapshot', 'snapshot-file', 'env', 'remote', 'url', 'json'],
     run: ({ values }, io) => ranges({ ...values, url: sourceUrl(values) }, io),

@@ -28,6 +28,10 @@ export function reportFailure(error: unknown, io: Io, json: boolean): number {
   }
   const style = styleFor({ ...io, isTTY: false })
   io.err(`robots-edge: ${message}${issues.length > 0 ? ':' : ''}`)
-  for (const line of issueLines(issues.map((issue) => ({ severity: 'error' as const, issue })), style)) io.err(line)
+  for (const line of issueLines(
+    issues.map((issue) => ({ severity: 'error' as const, issue })),
+    style,
+  ))
+    io.err(line)
   return 1
 }

@@ -17,7 +17,14 @@ function width(text: string): number {
 export function columns(rows: readonly (readonly string[])[], indent = '', gap = '  '): string[] {
   const widths: number[] = []
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, width(cell))))
-  return rows.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - width(cell)))).join(gap).trimEnd())
+  return rows.map(
+    (row) =>
+      indent +
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - width(cell))))
+        .join(gap)
+        .trimEnd(),
+  )
 }
 
 /** `1 error`, `2 warnings`. */

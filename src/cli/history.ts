@@ -10,9 +10,14 @@ export interface HistoryDocument {
   readonly hosts: readonly {
     readonly host: string
     readonly versions: readonly {
-      readonly hash: string; readonly firstServed: number; readonly lastUsed: number | null
+      readonly hash: string
+      readonly firstServed: number
+      readonly lastUsed: number | null
       readonly deployment: { readonly id: string; readonly tag: string | null } | null
-      readonly current: boolean; readonly rulesChanged: boolean | null; readonly lines: number; readonly characters: number
+      readonly current: boolean
+      readonly rulesChanged: boolean | null
+      readonly lines: number
+      readonly characters: number
     }[]
   }[]
   readonly truncated: boolean
@@ -53,9 +58,13 @@ export async function history(o: HistoryOptions, io: Io): Promise<number> {
     io.out('')
     io.out(style.bold(visible(h.host)))
     const rows = h.versions.map((v) => [
-      v.hash.slice(0, SHOWN), when(v.firstServed), v.lastUsed === null ? '-' : new Date(v.lastUsed).toISOString().slice(0, 10),
+      v.hash.slice(0, SHOWN),
+      when(v.firstServed),
+      v.lastUsed === null ? '-' : new Date(v.lastUsed).toISOString().slice(0, 10),
       v.deployment === null ? '-' : visible(v.deployment.tag ?? v.deployment.id.slice(0, 8)),
-      String(v.lines), v.rulesChanged === null ? '?' : v.rulesChanged ? 'rules changed' : 'same rules', v.current ? style.green('served now') : '',
+      String(v.lines),
+      v.rulesChanged === null ? '?' : v.rulesChanged ? 'rules changed' : 'same rules',
+      v.current ? style.green('served now') : '',
     ])
     for (const line of columns([['Version', 'First served', 'Last used (day)', 'Deployment', 'Lines', 'Change', ''], ...rows], '  ')) io.out(line)
   }
@@ -65,12 +74,16 @@ export async function history(o: HistoryOptions, io: Io): Promise<number> {
 
 /** The one stored version a prefix names, or a clear error: unknown, or ambiguous (with the candidates). */
 function resolveVersion(doc: HistoryDocument, prefix: string, host: string | undefined): { host: string; hash: string } {
-  if (!/^[0-9a-f]+$/i.test(prefix) || prefix.length < MIN_PREFIX) throw new UsageError(`"${visible(prefix)}" is not a version: give at least ${MIN_PREFIX} characters of its hash, as \`history\` lists them`)
+  if (!/^[0-9a-f]+$/i.test(prefix) || prefix.length < MIN_PREFIX)
+    throw new UsageError(`"${visible(prefix)}" is not a version: give at least ${MIN_PREFIX} characters of its hash, as \`history\` lists them`)
   const found = doc.hosts.flatMap((h) => h.versions.filter((v) => v.hash.startsWith(prefix.toLowerCase())).map((v) => ({ host: h.host, hash: v.hash })))
   if (found.length === 0) throw new CliError(`no stored version${host ? ` of ${visible(host)}'s robots.txt` : ''} starts with ${prefix}: run \`history\` for the list`)
   // The same file served on several hosts is one version.
   if (new Set(found.map((f) => f.hash)).size > 1) {
-    const list = found.slice(0, 10).map((f) => `${f.hash.slice(0, SHOWN)} (${visible(f.host)})`).join(', ')
+    const list = found
+      .slice(0, 10)
+      .map((f) => `${f.hash.slice(0, SHOWN)} (${visible(f.host)})`)
+      .join(', ')
     throw new CliError(`${prefix} names ${found.length} versions: ${list}. Give more of the hash.`)
   }
   return found[0]!
@@ -86,8 +99,7 @@ export interface DiffOptions extends HistoryOptions {
 export async function diff(o: DiffOptions, io: Io): Promise<number> {
   const { before, after, names } = await withLedgerApi(o, '--url', io, async (api) => {
     const doc = await readHistory(api, o.host)
-    const text = async (v: { host: string; hash: string }) =>
-      readJson<VersionDocument>(await api.call(`/history/version?host=${encodeURIComponent(v.host)}&version=${v.hash}`), api.source)
+    const text = async (v: { host: string; hash: string }) => readJson<VersionDocument>(await api.call(`/history/version?host=${encodeURIComponent(v.host)}&version=${v.hash}`), api.source)
     const from = resolveVersion(doc, o.from, o.host)
     if (o.to === undefined) {
       const one = await text(from)

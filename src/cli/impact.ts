@@ -95,7 +95,10 @@ function directionLines(label: string, dir: ImpactDirection, style: Style, paint
 }
 
 function agentLines(a: AgentImpact, style: Style): string[] {
-  const who = [a.operator, a.category].filter(Boolean).map((s) => safe(s)).join(', ')
+  const who = [a.operator, a.category]
+    .filter(Boolean)
+    .map((s) => safe(s))
+    .join(', ')
   const flag = a.protected && a.lost.requests > 0 ? ` ${style.red('PROTECTED, LOSES ACCESS')}` : a.protected ? ' · protected' : ''
   return [
     `${style.bold(safe(a.agentKey))}${who ? ` (${who})` : ''}${flag} · ${count(a.requests, 'request')}${a.replayed < a.requests ? `, ${num(a.replayed)} replayed` : ''}`,
@@ -109,10 +112,18 @@ export function printImpact(doc: ImpactDocument, source: string, configSource: s
   const style = styleFor(io)
   const s = doc.summary
   io.out(`${style.bold('Impact')} of ${safe(configSource)} · ${safe(source)} · ${day(doc.days.since)} to ${day(doc.days.until - 1)} UTC · compared with the robots.txt served now`)
-  for (const h of doc.hosts) io.out(style.dim(`  ${safe(h.host)}: ${h.before?.slice(0, 8) ?? '(none stored)'} -> ${h.after?.slice(0, 8) ?? '(no candidate)'}${h.before !== null && h.before === h.after ? ' (unchanged)' : ''}`))
-  io.out(`${s.changed} of ${count(s.agents, 'agent')} change · ${num(s.lost)} of ${num(s.requests)} requests newly disallowed, ${num(s.gained)} newly allowed · ${num(s.replayed)} requests replayed as ${count(s.shapes, 'distinct shape')}`)
+  for (const h of doc.hosts)
+    io.out(style.dim(`  ${safe(h.host)}: ${h.before?.slice(0, 8) ?? '(none stored)'} -> ${h.after?.slice(0, 8) ?? '(no candidate)'}${h.before !== null && h.before === h.after ? ' (unchanged)' : ''}`))
+  io.out(
+    `${s.changed} of ${count(s.agents, 'agent')} change · ${num(s.lost)} of ${num(s.requests)} requests newly disallowed, ${num(s.gained)} newly allowed · ${num(s.replayed)} requests replayed as ${count(s.shapes, 'distinct shape')}`,
+  )
   io.out(style.dim(`Coverage: ${describeEstimate(doc.estimate, s.requests, doc.days.since)}.`))
-  for (const skip of doc.skipped) io.out(style.yellow(`${num(skip.requests)} requests to ${safe(skip.host)} not replayed: ${skip.reason === 'no candidate' ? 'no candidate robots.txt for this host' : 'the robots.txt they were judged by is no longer stored'}.`))
+  for (const skip of doc.skipped)
+    io.out(
+      style.yellow(
+        `${num(skip.requests)} requests to ${safe(skip.host)} not replayed: ${skip.reason === 'no candidate' ? 'no candidate robots.txt for this host' : 'the robots.txt they were judged by is no longer stored'}.`,
+      ),
+    )
   if (s.protectedLosing.length > 0) io.out(style.red(`Protected agents would lose access to paths they crawled: ${s.protectedLosing.map(safe).join(', ')}.`))
   io.out('')
   const changed = doc.agents.filter((a) => a.lost.requests > 0 || a.gained.requests > 0)
@@ -139,7 +150,10 @@ export async function impact(o: ImpactCommandOptions, io: Io): Promise<number> {
   for (const name of ['since', 'until', 'host', 'agent'] as const) if (o[name]) query.set(name, o[name]!)
   const { doc, source, left } = await withLedgerApi(o, '--remote', io, async (api) => {
     const history = await readJson<HistoryDocument>(await api.call(`/history${o.host ? `?host=${encodeURIComponent(o.host)}` : ''}`), api.source)
-    const { left, ...body } = candidatesFor(o, history.hosts.map((h) => h.host))
+    const { left, ...body } = candidatesFor(
+      o,
+      history.hosts.map((h) => h.host),
+    )
     const doc = await readJson<ImpactDocument>(await api.call(`/impact?${query}`, { method: 'POST', body: JSON.stringify(body) }), api.source)
     return { doc, source: api.source, left }
   })

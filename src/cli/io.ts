@@ -34,7 +34,10 @@ export interface Style {
   readonly cyan: Paint
 }
 
-const sgr = (open: number, close: number): Paint => (text) => `\x1b[${open}m${text}\x1b[${close}m`
+const sgr =
+  (open: number, close: number): Paint =>
+  (text) =>
+    `\x1b[${open}m${text}\x1b[${close}m`
 const plain: Paint = (text) => text
 
 /** https://no-color.org: colour only on a terminal, and never when NO_COLOR is set to anything but "". */

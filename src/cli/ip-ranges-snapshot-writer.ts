@@ -27,7 +27,8 @@ export interface SnapshotWriterOptions {
 }
 
 /** The file's own explanation, for a reader who opens it without the README. */
-const ABOUT = 'Operators\' published crawler IP-range lists, each fetched from its own URL by `npm run ranges:snapshot` at the time it gives. `robots-edge ranges --snapshot` loads these copies on a machine without internet, and `robots-edge ranges` falls back to them for a list it cannot fetch; every place that shows a copy labels it "snapshot of" its date. Not live data.'
+const ABOUT =
+  'Operators\' published crawler IP-range lists, each fetched from its own URL by `npm run ranges:snapshot` at the time it gives. `robots-edge ranges --snapshot` loads these copies on a machine without internet, and `robots-edge ranges` falls back to them for a list it cannot fetch; every place that shows a copy labels it "snapshot of" its date. Not live data.'
 
 const MAX_BYTES = 2 * 1024 * 1024
 
@@ -43,22 +44,27 @@ function entriesOf(text: string, format: IpRangeFormat): string[] {
       return [ipv4Prefix, ipv6Prefix].filter((v): v is string => typeof v === 'string').map((v) => v.trim())
     })
   }
-  return text.split('\n').map((line) => (line.includes('#') ? line.slice(0, line.indexOf('#')) : line).trim()).filter((e) => e.length > 0)
+  return text
+    .split('\n')
+    .map((line) => (line.includes('#') ? line.slice(0, line.indexOf('#')) : line).trim())
+    .filter((e) => e.length > 0)
 }
 
 /** Fetches every list; a list that cannot be fetched or parsed is recorded in `missing` with the reason. Never throws. */
 export async function buildSnapshot(o: SnapshotWriterOptions = {}): Promise<IpRangesSnapshot> {
   const fetchFn = o.fetch ?? ((url, init) => fetch(url, init))
   const now = o.now ?? Date.now
-  const outcomes = await Promise.all((o.lists ?? ipRangeLists).map(async (list): Promise<Outcome> => {
-    const fetched = await fetchIpRangeList(list, fetchFn, o.timeoutMs ?? 10_000, MAX_BYTES)
-    const retrieved = new Date(now()).toISOString()
-    if (!fetched.ok) return { missing: { url: list.url, reason: fetched.error } }
-    // Only entries the Worker parses on their own, so a reader of the snapshot never meets one it would skip.
-    const entries = entriesOf(fetched.text, list.format).filter((e) => parseIpRanges(e, 'ip-lines').count === 1)
-    if (entries.length === 0) return { missing: { url: list.url, reason: 'no address parsed' } }
-    return { copy: { url: list.url, retrieved, entries } }
-  }))
+  const outcomes = await Promise.all(
+    (o.lists ?? ipRangeLists).map(async (list): Promise<Outcome> => {
+      const fetched = await fetchIpRangeList(list, fetchFn, o.timeoutMs ?? 10_000, MAX_BYTES)
+      const retrieved = new Date(now()).toISOString()
+      if (!fetched.ok) return { missing: { url: list.url, reason: fetched.error } }
+      // Only entries the Worker parses on their own, so a reader of the snapshot never meets one it would skip.
+      const entries = entriesOf(fetched.text, list.format).filter((e) => parseIpRanges(e, 'ip-lines').count === 1)
+      if (entries.length === 0) return { missing: { url: list.url, reason: 'no address parsed' } }
+      return { copy: { url: list.url, retrieved, entries } }
+    }),
+  )
   return {
     snapshot: new Date(now()).toISOString().slice(0, 10),
     lists: outcomes.flatMap((r) => ('copy' in r ? [r.copy] : [])),

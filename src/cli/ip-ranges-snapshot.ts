@@ -29,7 +29,8 @@ export interface IpRangesSnapshot {
 }
 
 /** What `ranges` says, in one line, when the package has no snapshot to fall back to. */
-export const NO_SNAPSHOT = 'this copy of robots-edge ships no IP-range snapshot: run `npm run ranges:snapshot` on a machine with internet, or `robots-edge ranges` where the operators\' URLs are reachable'
+export const NO_SNAPSHOT =
+  "this copy of robots-edge ships no IP-range snapshot: run `npm run ranges:snapshot` on a machine with internet, or `robots-edge ranges` where the operators' URLs are reachable"
 
 /** In a checkout the CLI runs from scripts/cli; installed, from lib/cli.mjs: the data folder sits at the package's root. */
 export function snapshotPath(): string {

@@ -64,7 +64,12 @@ function tokenFor(url: URL, io: Io, cwd = '.'): string | undefined {
     return undefined
   }
   const line = vars.split(/\r?\n/).find((l) => l.startsWith('ROBOTS_ADMIN_TOKEN='))
-  return line?.slice('ROBOTS_ADMIN_TOKEN='.length).trim().replace(/^"(.*)"$/, '$1') || undefined
+  return (
+    line
+      ?.slice('ROBOTS_ADMIN_TOKEN='.length)
+      .trim()
+      .replace(/^"(.*)"$/, '$1') || undefined
+  )
 }
 
 function remoteApi(o: LedgerSourceOptions, flag: string, io: Io): LedgerApi {
@@ -76,7 +81,7 @@ function remoteApi(o: LedgerSourceOptions, flag: string, io: Io): LedgerApi {
   }
   if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new UsageError(`${flag} must be http(s), not ${base.protocol}`)
   const token = tokenFor(base, io, o.cwd)
-  if (!token) throw new CliError('ROBOTS_ADMIN_TOKEN is not set: export the Worker\'s admin token (the ROBOTS_ADMIN_TOKEN secret) to read its ledger.')
+  if (!token) throw new CliError("ROBOTS_ADMIN_TOKEN is not set: export the Worker's admin token (the ROBOTS_ADMIN_TOKEN secret) to read its ledger.")
   return {
     source: base.origin,
     async call(path, init) {
@@ -107,7 +112,9 @@ async function withLocalApi<T>(o: LedgerSourceOptions, use: (api: LedgerApi) => 
   const logLevel = process.env.WRANGLER_LOG
   process.env.WRANGLER_LOG ??= 'error'
   const proxy = await getPlatformProxy<{ DB?: { prepare(sql: string): { first(): Promise<unknown> } }; ROBOTS_KV?: unknown }>({
-    persist: { path: `${persistTo}/v3` }, remoteBindings: false, ...(environment ? { environment } : {}),
+    persist: { path: `${persistTo}/v3` },
+    remoteBindings: false,
+    ...(environment ? { environment } : {}),
   }).finally(() => {
     if (logLevel === undefined) delete process.env.WRANGLER_LOG
   })
@@ -128,9 +135,15 @@ async function withLocalApi<T>(o: LedgerSourceOptions, use: (api: LedgerApi) => 
     const token = crypto.randomUUID()
     return await use({
       source: `local ${o.binding === 'ROBOTS_KV' ? 'KV' : 'D1'} (${persistTo}${environment ? `, env ${environment}` : ''})`,
-      call: async (path, init) => app.request(`${API}${path}`, {
-        ...init, headers: { Authorization: `Bearer ${token}`, ...(init ? { 'Content-Type': 'application/json' } : {}) },
-      }, { ...(db ? { DB: db } : {}), ...(kv ? { ROBOTS_KV: kv } : {}), ROBOTS_ADMIN_TOKEN: token }),
+      call: async (path, init) =>
+        app.request(
+          `${API}${path}`,
+          {
+            ...init,
+            headers: { Authorization: `Bearer ${token}`, ...(init ? { 'Content-Type': 'application/json' } : {}) },
+          },
+          { ...(db ? { DB: db } : {}), ...(kv ? { ROBOTS_KV: kv } : {}), ROBOTS_ADMIN_TOKEN: token },
+        ),
     })
   } finally {
     await proxy.dispose()

@@ -1,5 +1,17 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { buildPolicy, CHECK_CONTEXTS, ConfigError, formatIssue, noindexConflicts, resolveConfig, validateConfig, type ConfigContext, type ConfigInput, type ConfigIssue, type RobotsConfig } from '../core/config/index.ts'
+import {
+  buildPolicy,
+  CHECK_CONTEXTS,
+  ConfigError,
+  formatIssue,
+  noindexConflicts,
+  resolveConfig,
+  validateConfig,
+  type ConfigContext,
+  type ConfigInput,
+  type ConfigIssue,
+  type RobotsConfig,
+} from '../core/config/index.ts'
 import { visible } from '../core/visible.ts'
 import { fixRobotsTxt, lintRobotsTxt, type FixedRobotsTxt, type LintDiagnostic, type Severity } from '../core/robots/index.ts'
 import { CliError, UsageError } from './errors.ts'
@@ -66,7 +78,10 @@ function diagnosticLines(diagnostics: readonly LintDiagnostic[], style: Style): 
   // Messages quote the file, which may be anyone's: its invisible and bidi characters are shown as escapes.
   const rows = diagnostics.map((d) => [d.line === 0 ? '-' : String(d.line), severityLabel(d.severity, style), `${visible(d.message)}  ${style.dim(d.code)}`])
   const lineWidth = Math.max(0, ...rows.map((r) => r[0]!.length))
-  const lines = columns(rows.map((r) => [r[0]!.padStart(lineWidth), ...r.slice(1)]), '  ')
+  const lines = columns(
+    rows.map((r) => [r[0]!.padStart(lineWidth), ...r.slice(1)]),
+    '  ',
+  )
   const pad = 2 + lineWidth + 2 + 'warning'.length + 2
   return diagnostics.flatMap((d, i) => [lines[i]!, ...(d.fix ? [' '.repeat(pad) + style.dim(`fix: ${d.fix}`)] : [])])
 }
@@ -96,7 +111,7 @@ function writeFixed(file: string, text: string): void {
 
 function fixLines(fixed: FixedRobotsTxt, style: Style): string[] {
   if (!fixed.changed) return ['  already in the reader-safe order: nothing written']
-  const lines = ['  fixed: wrote the reader-safe order (longest rule first, Allow first at equal length, groups whose token contains another\'s first, * last); the RFC 9309 meaning is unchanged']
+  const lines = ["  fixed: wrote the reader-safe order (longest rule first, Allow first at equal length, groups whose token contains another's first, * last); the RFC 9309 meaning is unchanged"]
   // Every rewrite is said with its line; those some reader now reads differently say so first.
   const width = Math.max(0, ...fixed.rewrites.map((r) => String(r.line).length))
   for (const r of fixed.rewrites) {
@@ -127,7 +142,12 @@ function lintFile(file: string, json: boolean, fix: boolean, io: Io): number {
     io.out(style.bold(file))
     if (fixed !== undefined) for (const line of fixLines(fixed, style)) io.out(line)
     for (const line of diagnosticLines(diagnostics, style)) io.out(line)
-    io.out(summary(diagnostics.map((d) => d.severity), style))
+    io.out(
+      summary(
+        diagnostics.map((d) => d.severity),
+        style,
+      ),
+    )
   }
   return failed ? 1 : 0
 }
@@ -137,7 +157,10 @@ function lintConfig(input: ConfigInput, source: string, json: boolean, io: Io): 
   const files = new Map<string, RenderedFile>()
   for (const context of CHECK_CONTEXTS) {
     const { errors, warnings, text } = examine(input, context)
-    for (const [severity, list] of [['error', errors], ['warning', warnings]] as const) {
+    for (const [severity, list] of [
+      ['error', errors],
+      ['warning', warnings],
+    ] as const) {
       for (const issue of list) {
         const key = `${severity}\n${formatIssue(issue)}`
         const found = issues.get(key)

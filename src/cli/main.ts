@@ -26,7 +26,7 @@ const OPTIONS = {
 } as const
 
 const OPTION_HELP: Record<OptionName | 'help', [string, string]> = {
-  host: ['--host <host>', 'the request host (default: localhost, or the URL\'s host)'],
+  host: ['--host <host>', "the request host (default: localhost, or the URL's host)"],
   env: ['--env <env>', 'the deployment environment, ROBOTS_ENV (default: production)'],
   config: ['--config <file>', 'the config module (default: ./robots.config.ts)'],
   json: ['--json', 'print one JSON document instead of text'],
@@ -38,7 +38,7 @@ const OPTION_HELP: Record<OptionName | 'help', [string, string]> = {
   remote: ['--remote <url>', 'read the deployed Worker at this URL (token in ROBOTS_ADMIN_TOKEN) instead of the local D1'],
   'fail-on': ['--fail-on <what>', 'protected: exit 1 when a protected agent loses access; none: never (default: protected when CI=true)'],
   fix: ['--fix', 'rewrite the file in the order every reader agrees on (same RFC 9309 meaning)'],
-  snapshot: ['--snapshot', 'load the dated snapshot, without trying the operators\' URLs (for machines without internet)'],
+  snapshot: ['--snapshot', "load the dated snapshot, without trying the operators' URLs (for machines without internet)"],
   'snapshot-file': ['--snapshot-file <file>', 'the snapshot to use (default: the one the package ships, if any; write one with npm run ranges:snapshot)'],
   help: ['-h, --help', 'show this help'],
 }
@@ -49,10 +49,16 @@ function usage(commands: Readonly<Record<string, Command>>): string[] {
     `Usage: ${PROGRAM} <command> [options]`,
     '',
     'Commands:',
-    ...columns(names.map((name) => [name, commands[name]!.summary]), '  '),
+    ...columns(
+      names.map((name) => [name, commands[name]!.summary]),
+      '  ',
+    ),
     '',
     'Options:',
-    ...columns((['config', 'json', 'help'] as const).map((o) => OPTION_HELP[o]), '  '),
+    ...columns(
+      (['config', 'json', 'help'] as const).map((o) => OPTION_HELP[o]),
+      '  ',
+    ),
     '',
     `Run "${PROGRAM} <command> --help" for a command's arguments.`,
   ]
@@ -65,7 +71,10 @@ function commandUsage(name: string, command: Command): string[] {
     command.summary,
     '',
     'Options:',
-    ...columns([...command.options, 'help' as const].map((o) => OPTION_HELP[o]), '  '),
+    ...columns(
+      [...command.options, 'help' as const].map((o) => OPTION_HELP[o]),
+      '  ',
+    ),
   ]
 }
 
@@ -106,7 +115,8 @@ export async function run(argv: readonly string[], io: Io, commands: Readonly<Re
 
   const [min, max] = command.positionals
   if (rest.length < min) return usageError(`${name} needs ${command.usage.split(' [')[0]}.`, commandUsage(name, command), io)
-  if (rest.length > max) return usageError(`${name} takes ${max === 0 ? 'no arguments' : `at most ${max} argument${max === 1 ? '' : 's'}`}; got "${rest.slice(max).join(' ')}".`, commandUsage(name, command), io)
+  if (rest.length > max)
+    return usageError(`${name} takes ${max === 0 ? 'no arguments' : `at most ${max} argument${max === 1 ? '' : 's'}`}; got "${rest.slice(max).join(' ')}".`, commandUsage(name, command), io)
   for (const option of ['host', 'env', 'config', 'since', 'until', 'agent', 'category', 'url', 'remote', 'fail-on', 'snapshot-file'] as const) {
     if (values[option] !== undefined && !command.options.includes(option)) return usageError(`${name} takes no --${option}.`, commandUsage(name, command), io)
   }

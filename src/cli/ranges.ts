@@ -89,14 +89,22 @@ export async function ranges(o: RangesOptions, io: Io): Promise<number> {
   const fetchFn = o.fetch ?? fetch
   const fromSnapshot = new Map((snap?.lists ?? []).map((l) => [l.url, l]))
   const snapshotMissing = new Map((snap?.missing ?? []).map((m) => [m.url, m.reason]))
-  const tried = await Promise.all(ipRangeLists.map(async (list) => {
-    const live = o.snapshot ? null : await fetchIpRangeList(list, fetchFn, o.timeoutMs ?? 10_000, MAX_BYTES)
-    if (live !== null && live.ok) return { list, upload: { url: list.url, format: list.format, text: live.text, source: 'live', fetchedAt: now } as Upload, liveError: null, missing: null }
-    const copy = fromSnapshot.get(list.url)
-    const liveError = live === null ? null : live.error
-    if (copy === undefined) return { list, upload: null, liveError, missing: snap === null ? 'no snapshot to fall back to' : `the snapshot of ${snap.snapshot} has no copy (${snapshotMissing.get(list.url) ?? 'not included'})` }
-    return { list, upload: { url: list.url, format: 'ip-lines', text: copy.entries.join('\n'), source: 'snapshot', fetchedAt: Date.parse(copy.retrieved) } as Upload, liveError, missing: null }
-  }))
+  const tried = await Promise.all(
+    ipRangeLists.map(async (list) => {
+      const live = o.snapshot ? null : await fetchIpRangeList(list, fetchFn, o.timeoutMs ?? 10_000, MAX_BYTES)
+      if (live !== null && live.ok) return { list, upload: { url: list.url, format: list.format, text: live.text, source: 'live', fetchedAt: now } as Upload, liveError: null, missing: null }
+      const copy = fromSnapshot.get(list.url)
+      const liveError = live === null ? null : live.error
+      if (copy === undefined)
+        return {
+          list,
+          upload: null,
+          liveError,
+          missing: snap === null ? 'no snapshot to fall back to' : `the snapshot of ${snap.snapshot} has no copy (${snapshotMissing.get(list.url) ?? 'not included'})`,
+        }
+      return { list, upload: { url: list.url, format: 'ip-lines', text: copy.entries.join('\n'), source: 'snapshot', fetchedAt: Date.parse(copy.retrieved) } as Upload, liveError, missing: null }
+    }),
+  )
   const uploads = tried.flatMap((t) => (t.upload === null ? [] : [t.upload]))
   const { target, stored } = uploads.length > 0 ? await post(o, io, uploads) : { target: 'nothing', stored: [] as Stored[] }
   const byUrl = new Map(stored.map((s) => [s.url, s]))
@@ -105,9 +113,14 @@ export async function ranges(o: RangesOptions, io: Io): Promise<number> {
     const loaded = upload !== null && result?.ok === true
     const error = loaded ? null : [liveError && `live fetch failed (${liveError})`, missing ?? result?.error].filter(Boolean).join('; ') || 'not stored'
     return {
-      url: list.url, operator: operatorOf.get(list.url) ?? '-', loaded,
-      source: loaded ? upload.source : null, fetchedAt: loaded ? upload.fetchedAt : null, entries: loaded ? (result.count ?? null) : null,
-      liveError, error,
+      url: list.url,
+      operator: operatorOf.get(list.url) ?? '-',
+      loaded,
+      source: loaded ? upload.source : null,
+      fetchedAt: loaded ? upload.fetchedAt : null,
+      entries: loaded ? (result.count ?? null) : null,
+      liveError,
+      error,
     }
   })
   const count = lines.filter((l) => l.loaded).length
@@ -124,11 +137,15 @@ function printText(io: Io, lines: readonly RangesLine[], target: string, snap: I
   const count = lines.filter((l) => l.loaded).length
   io.out(style.bold(count === 0 ? `No IP-range list was loaded into ${target}.` : `Loaded ${count} of ${lines.length} IP-range lists into ${target}:`))
   const rows = lines.map((l) => [
-    l.loaded ? style.green('✓') : style.red('✗'), l.operator, fileOf(l.url),
+    l.loaded ? style.green('✓') : style.red('✗'),
+    l.operator,
+    fileOf(l.url),
     l.loaded ? `${l.entries ?? '?'} entries` : 'not loaded',
     l.loaded
-      ? l.source === 'snapshot' ? `snapshot of ${new Date(l.fetchedAt!).toISOString().slice(0, 10)}${l.liveError ? ` (live fetch failed: ${l.liveError})` : ''}` : `live, fetched ${when(l.fetchedAt!)} from ${l.url}`
-      : l.error ?? '',
+      ? l.source === 'snapshot'
+        ? `snapshot of ${new Date(l.fetchedAt!).toISOString().slice(0, 10)}${l.liveError ? ` (live fetch failed: ${l.liveError})` : ''}`
+        : `live, fetched ${when(l.fetchedAt!)} from ${l.url}`
+      : (l.error ?? ''),
   ])
   for (const line of columns(rows, '  ')) io.out(`  ${line}`)
   if (snap !== null && lines.some((l) => l.source === 'snapshot')) {
@@ -143,6 +160,8 @@ function printText(io: Io, lines: readonly RangesLine[], target: string, snap: I
   const missing = lines.filter((l) => !l.loaded).length
   if (missing > 0 || lines.some((l) => l.source === 'snapshot')) {
     io.out('')
-    io.out(`To load the live lists, run \`npx robots-edge ranges${o.url ? ` --remote ${o.url}` : ''}\` where the operators' sites are reachable${o.url ? '' : ', or add --remote <Worker URL> for the deployed Worker (its hourly cron also refreshes them)'}.`)
+    io.out(
+      `To load the live lists, run \`npx robots-edge ranges${o.url ? ` --remote ${o.url}` : ''}\` where the operators' sites are reachable${o.url ? '' : ', or add --remote <Worker URL> for the deployed Worker (its hourly cron also refreshes them)'}.`,
+    )
   }
 }

@@ -59,14 +59,14 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
   const lines = columns([pad(header), ...rows.map(pad)], '  ')
   if (last) {
     const width = Math.max(...lines.map((l) => l.length))
-    lines.forEach((line, i) => (lines[i] = `${line.padEnd(width)}  ${i === 0 ? last.header : last.cells[i - 1] ?? ''}`))
+    lines.forEach((line, i) => (lines[i] = `${line.padEnd(width)}  ${i === 0 ? last.header : (last.cells[i - 1] ?? '')}`))
   }
   return lines.map((line, i) => (i === 0 ? style.bold(line) : line))
 }
 
 function verdictText(a: AgentReport, style: Style): string {
-  const paint = a.verdict === 'ignores robots.txt' ? style.red : a.verdict === 'isolated violations' ? style.yellow
-    : a.verdict === 'pending' ? style.cyan : a.verdict === 'complies' ? style.green : style.dim
+  const paint =
+    a.verdict === 'ignores robots.txt' ? style.red : a.verdict === 'isolated violations' ? style.yellow : a.verdict === 'pending' ? style.cyan : a.verdict === 'complies' ? style.green : style.dim
   return `${paint(a.verdict)}: ${a.reason}`
 }
 
@@ -75,8 +75,18 @@ function agentTable(list: readonly AgentReport[], style: Style, io: Io): void {
   const header = ['Agent', 'Operator', 'Category', 'Requests', 'Violations', 'Rate', 'robots.txt', 'Last fetch', 'Verified', 'Last seen']
   const rows = list.map((a) => {
     const e = a.evidence
-    return [safe(a.agentKey), safe(a.operator), safe(a.category), num(e.requests), num(e.violations.counted), share(e.violations.counted, e.requests),
-      num(e.robotsFetches), when(e.lastRobotsFetch), share(e.verifiedShare, 1), when(a.lastSeen)]
+    return [
+      safe(a.agentKey),
+      safe(a.operator),
+      safe(a.category),
+      num(e.requests),
+      num(e.violations.counted),
+      share(e.violations.counted, e.requests),
+      num(e.robotsFetches),
+      when(e.lastRobotsFetch),
+      share(e.verifiedShare, 1),
+      when(a.lastSeen),
+    ]
   })
   const verdicts = list.map((a) => verdictText({ ...a, reason: safe(a.reason) }, style))
   for (const line of table(header, rows, new Set([3, 4, 5, 6, 8]), style, { header: 'Verdict', cells: verdicts })) io.out(line)
@@ -111,14 +121,21 @@ export function printReport(doc: ReportDocument, source: string, io: Io): void {
     (t.pending ?? 0) > 0 ? `${num(t.pending)} pending` : '',
     (t.uncheckedRequests ?? 0) > 0 ? `${num(t.uncheckedRequests)} claims not checked` : '',
     (t.tools?.requests ?? 0) > 0 ? `${num(t.tools.requests)} tool requests` : '',
-  ].filter(Boolean).map((part) => ` · ${part}`).join('')
-  io.out(`${count(t.agents, 'agent')} · ${num(t.requests)} judged requests · ${count(t.violations, 'counted violation')} · ${t.ignoring} ignoring robots.txt · ${num(t.spoofedRequests)} spoofed requests${more}`)
+  ]
+    .filter(Boolean)
+    .map((part) => ` · ${part}`)
+    .join('')
+  io.out(
+    `${count(t.agents, 'agent')} · ${num(t.requests)} judged requests · ${count(t.violations, 'counted violation')} · ${t.ignoring} ignoring robots.txt · ${num(t.spoofedRequests)} spoofed requests${more}`,
+  )
   if (doc.coverage) io.out(style.dim(`Coverage: ${safe(doc.coverage.summary)}.`))
   if (t.truncated) io.out(style.yellow('More violations than one report reads: counts are lower bounds.'))
   const omitted = Object.values(doc.omitted ?? {}).reduce((n, v) => n + v, 0)
   if (omitted > 0) io.out(style.yellow(`${omitted} more agents and claims not listed (the lowest ranked; the CSV export has them all).`))
-  for (const loss of doc.losses ?? []) io.out(style.yellow(`${num(loss.events)} events could not be stored between ${when(loss.from)} and ${when(loss.to)} UTC (D1 was unavailable; they are not in these counts).`))
-  if (doc.hostCap) io.out(style.yellow(`${num(doc.hostCap.stored)} hosts are stored, the most without a hosts list in robots.config.ts: requests for other hosts are counted under other-hosts.invalid.`))
+  for (const loss of doc.losses ?? [])
+    io.out(style.yellow(`${num(loss.events)} events could not be stored between ${when(loss.from)} and ${when(loss.to)} UTC (D1 was unavailable; they are not in these counts).`))
+  if (doc.hostCap)
+    io.out(style.yellow(`${num(doc.hostCap.stored)} hosts are stored, the most without a hosts list in robots.config.ts: requests for other hosts are counted under other-hosts.invalid.`))
   io.out('')
   if (doc.agents.length === 0) io.out('No crawler was judged in this range.')
   else agentTable(doc.agents, style, io)

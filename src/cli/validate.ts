@@ -44,7 +44,10 @@ export function validate(options: ValidateOptions, io: Io): number {
     return ok ? 0 : 1
   }
   const style = styleFor(io)
-  const warningLines = issueLines([...warnings.values()].map((issue) => ({ severity: 'warning' as const, issue })), style)
+  const warningLines = issueLines(
+    [...warnings.values()].map((issue) => ({ severity: 'warning' as const, issue })),
+    style,
+  )
   if (ok) {
     io.out(`${style.green('✔')} ${source} is valid for ${contextLabel(contexts)}`)
     for (const line of warningLines) io.out(line)
@@ -53,7 +56,15 @@ export function validate(options: ValidateOptions, io: Io): number {
   // stderr: the reason a deploy stopped must show even when stdout is discarded.
   const errStyle = styleFor({ ...io, isTTY: false })
   io.err(`✖ ${source} is invalid for ${contextLabel(failedIn)}:`)
-  for (const line of issueLines([...errors.values()].map((issue) => ({ severity: 'error' as const, issue })), errStyle)) io.err(line)
-  for (const line of issueLines([...warnings.values()].map((issue) => ({ severity: 'warning' as const, issue })), errStyle)) io.err(line)
+  for (const line of issueLines(
+    [...errors.values()].map((issue) => ({ severity: 'error' as const, issue })),
+    errStyle,
+  ))
+    io.err(line)
+  for (const line of issueLines(
+    [...warnings.values()].map((issue) => ({ severity: 'warning' as const, issue })),
+    errStyle,
+  ))
+    io.err(line)
   return 1
 }

@@ -32,7 +32,5 @@ const CSV_WHITESPACE = /^[\t\n\r]$/
  * visible('g\u200bptbot')  // 'g\\u{200B}ptbot'
  */
 export function visible(text: string, keepWhitespace = false): string {
-  return text.replace(HIDDEN_CHARACTERS, (ch) =>
-    keepWhitespace && CSV_WHITESPACE.test(ch) ? ch : `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`,
-  )
+  return text.replace(HIDDEN_CHARACTERS, (ch) => (keepWhitespace && CSV_WHITESPACE.test(ch) ? ch : `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`))
 }

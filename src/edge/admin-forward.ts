@@ -10,8 +10,9 @@ function adminOf(env: unknown): Fetcher | undefined {
 
 /** Said on every /_robots/ request while the binding is missing: the report cannot be served from here. */
 const UNBOUND = {
-  error: 'robots-edge: this Worker has no service binding "ROBOTS_ADMIN", so the report and dashboard under /_robots/ cannot be reached. '
-    + 'Deploy the admin Worker (wrangler.admin.toml) and add to wrangler.toml: [[services]] binding = "ROBOTS_ADMIN", service = "robots-edge-admin".',
+  error:
+    'robots-edge: this Worker has no service binding "ROBOTS_ADMIN", so the report and dashboard under /_robots/ cannot be reached. ' +
+    'Deploy the admin Worker (wrangler.admin.toml) and add to wrangler.toml: [[services]] binding = "ROBOTS_ADMIN", service = "robots-edge-admin".',
 }
 
 /**
@@ -37,7 +38,7 @@ export const forwardToAdmin: ReportFactory = () => ({
 export const upkeepThroughAdmin: Upkeep = async (env) => {
   const admin = adminOf(env)
   if (admin === undefined) {
-    console.log(JSON.stringify({ robotsEdge: 'cron', error: 'no ROBOTS_ADMIN service binding: the admin Worker runs the ledger\'s upkeep (IP lists, roll-ups, pruning)', retry: 'next run' }))
+    console.log(JSON.stringify({ robotsEdge: 'cron', error: "no ROBOTS_ADMIN service binding: the admin Worker runs the ledger's upkeep (IP lists, roll-ups, pruning)", retry: 'next run' }))
     return
   }
   // The host is a placeholder: a service binding delivers to its Worker whatever the URL names.

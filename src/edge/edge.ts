@@ -96,10 +96,14 @@ function bindingNotices(options: RobotsEdgeOptions): (env: unknown) => void {
     if (checked) return
     checked = true
     if (options.record === undefined && d1Of(env) === undefined) {
-      warn('robots-edge: no D1 binding "DB", so recording is off (robots.txt and the guard work). Add [[d1_databases]] with binding = "DB" and migrations_dir = "node_modules/robots-edge/migrations" to keep the ledger.')
+      warn(
+        'robots-edge: no D1 binding "DB", so recording is off (robots.txt and the guard work). Add [[d1_databases]] with binding = "DB" and migrations_dir = "node_modules/robots-edge/migrations" to keep the ledger.',
+      )
     }
     if (options.verify === undefined && kvOf(env) === undefined) {
-      warn('robots-edge: no KV binding "ROBOTS_KV", so crawler IPs are not checked against the operators\' published ranges (Cloudflare\'s verified-bot signal still is). Add [[kv_namespaces]] with binding = "ROBOTS_KV".')
+      warn(
+        'robots-edge: no KV binding "ROBOTS_KV", so crawler IPs are not checked against the operators\' published ranges (Cloudflare\'s verified-bot signal still is). Add [[kv_namespaces]] with binding = "ROBOTS_KV".',
+      )
     }
   }
 }
@@ -222,11 +226,14 @@ export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {},
   // The cron: this isolate's own backlog, then the ledger's upkeep, which
   // logs its own failures; the catch only keeps a bug from turning the run
   // into an unlogged "exception".
-  const scheduled: ScheduledFn = (_controller, env, ctx) => ctx.waitUntil((async () => {
-    await wiring.flush()
-    await upkeep?.(env)
-  })().catch((error: unknown) => {
-    console.error(`robots-edge: the cron run failed and runs again at its next time: ${error instanceof Error ? error.message : String(error)}`)
-  }))
+  const scheduled: ScheduledFn = (_controller, env, ctx) =>
+    ctx.waitUntil(
+      (async () => {
+        await wiring.flush()
+        await upkeep?.(env)
+      })().catch((error: unknown) => {
+        console.error(`robots-edge: the cron run failed and runs again at its next time: ${error instanceof Error ? error.message : String(error)}`)
+      }),
+    )
   return { policies, middleware, scheduled }
 }

@@ -37,4 +37,3 @@ export interface RobotsEdgeEnv {
   /** `[version_metadata]`: names the deployment that first served each robots.txt version. Unset: not recorded. */
   CF_VERSION_METADATA?: { readonly id: string; readonly tag?: string }
 }
-

@@ -58,7 +58,10 @@ export class Backlog {
   /** Events taken by the writer and not yet confirmed: they still count against the bounds. */
   private inFlight = { count: 0, bytes: 0 }
 
-  constructor(readonly maxEvents: number, readonly maxBytes: number) {}
+  constructor(
+    readonly maxEvents: number,
+    readonly maxBytes: number,
+  ) {}
 
   get length(): number {
     return this.events.length
@@ -132,7 +135,10 @@ export class Episode {
   /** Whether events were dropped in this episode (and that was logged). */
   dropping = false
 
-  constructor(readonly id: string, readonly since: number) {}
+  constructor(
+    readonly id: string,
+    readonly since: number,
+  ) {}
 
   drop(times: readonly number[]): void {
     this.events += times.length

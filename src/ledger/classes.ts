@@ -19,10 +19,7 @@ import type { JudgedRequest } from '../core/events.ts'
  * - `unclassified`: disallowed, recorded before classes existed and no longer kept raw. Not counted.
  * - `robotsTxt`: a fetch of robots.txt itself.
  */
-export const REQUEST_CLASSES = [
-  'allowed', 'afterFetch', 'staleCopy', 'neverFetched', 'grace', 'newHost',
-  'spoofed', 'unknown', 'unclassified', 'robotsTxt',
-] as const
+export const REQUEST_CLASSES = ['allowed', 'afterFetch', 'staleCopy', 'neverFetched', 'grace', 'newHost', 'spoofed', 'unknown', 'unclassified', 'robotsTxt'] as const
 
 export type RequestClass = (typeof REQUEST_CLASSES)[number]
 

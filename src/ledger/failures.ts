@@ -23,7 +23,10 @@ export function classify(error: unknown): Failure {
 
 /** Thrown inside a write when D1 should be tried again later, with the events not yet written. */
 export class RetryLater extends Error {
-  constructor(readonly rest: JudgedRequest[], readonly reason: unknown) {
+  constructor(
+    readonly rest: JudgedRequest[],
+    readonly reason: unknown,
+  ) {
     super('retry later')
   }
 }

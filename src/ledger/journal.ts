@@ -100,7 +100,11 @@ export class Journal {
   /** Whether a put is in flight (in some request's context). */
   private putting = false
 
-  constructor(private readonly store: HeldStore, private readonly isolate: () => string, private readonly now: () => number) {}
+  constructor(
+    private readonly store: HeldStore,
+    private readonly isolate: () => string,
+    private readonly now: () => number,
+  ) {}
 
   /** Counts an event accepted during an outage: `held` in the backlog, or dropped at once. */
   note(event: JudgedRequest, held: boolean): void {
@@ -133,10 +137,15 @@ export class Journal {
     for (let waited = 0; this.putting && waited < SYNC_WAIT_MS; waited += 5) await sleep(5)
     this.putting = true
     this.current = null
-    const puts = this.pending.map((e) => this.store.put(e.id, { count: e.count, from: e.from, to: e.to, at: this.now() }).then(() => {
-      e.acked = true
-      if (e.open === 0) this.done.add(e)
-    }, () => {}))
+    const puts = this.pending.map((e) =>
+      this.store.put(e.id, { count: e.count, from: e.from, to: e.to, at: this.now() }).then(
+        () => {
+          e.acked = true
+          if (e.open === 0) this.done.add(e)
+        },
+        () => {},
+      ),
+    )
     await Promise.race([Promise.all(puts), sleep(SYNC_WAIT_MS)])
     this.putting = false
     this.pending = this.pending.filter((e) => !e.acked)
@@ -208,7 +217,10 @@ export async function collectHeldLosses(kv: KVNamespace, db: D1Database, now: nu
     await kv.delete(key.name)
     moved++
   })
-  await db.prepare('DELETE FROM ledger_held WHERE since<?').bind(Math.trunc(now - HELD_ROWS_MS)).run()
+  await db
+    .prepare('DELETE FROM ledger_held WHERE since<?')
+    .bind(Math.trunc(now - HELD_ROWS_MS))
+    .run()
   return { moved, events }
 }
 

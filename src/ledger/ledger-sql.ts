@@ -55,7 +55,9 @@ export const TOUCH_VERSIONS = `UPDATE robots_versions SET last_used = j.d
  * before this batch updates it, plus its rank in the batch).
  */
 export const INSERT_RAW = `INSERT INTO events (agent_key, host, counted, time, id, class, ${EVENT_COLUMNS.filter((c) => !['agent_key', 'host', 'time'].includes(c)).join(', ')})
-  SELECT s.agent_key, s.host, s.cls IN (${COUNTED_SQL}), s.time, s.id, s.cls, ${EVENT_COLUMNS.filter((c) => !['agent_key', 'host', 'time'].includes(c)).map((c) => `s.${c}`).join(', ')}
+  SELECT s.agent_key, s.host, s.cls IN (${COUNTED_SQL}), s.time, s.id, s.cls, ${EVENT_COLUMNS.filter((c) => !['agent_key', 'host', 'time'].includes(c))
+    .map((c) => `s.${c}`)
+    .join(', ')}
   FROM (SELECT c.*, row_number() OVER (PARTITION BY c.agent_key, c.hour, c.host, c.verification, c.cls ORDER BY c.i) AS n
         FROM (${classified(RAW_FIELDS)}) c) s
   LEFT JOIN counts_hourly h ON ${onKey('h', 's', 'hour')}

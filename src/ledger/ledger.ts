@@ -8,12 +8,21 @@ import type { JudgedRequest } from '../core/events.ts'
 import { writeToAnalyticsEngine } from './analytics-engine.ts'
 import type { RequestClass } from './classes.ts'
 import {
-  INSERT_GROUPS, INSERT_RAW, RAW_ORDER, SELECT_CLASSES, TOUCH_VERSIONS, UPSERT_AGENTS, UPSERT_COUNTS_HOURLY, UPSERT_FETCHES,
-  UPSERT_LATE_DAILY, UPSERT_LATE_TIMELINE, UPSERT_PATHS, UPSERT_RULES, UPSERT_SHAPES,
+  INSERT_GROUPS,
+  INSERT_RAW,
+  RAW_ORDER,
+  SELECT_CLASSES,
+  TOUCH_VERSIONS,
+  UPSERT_AGENTS,
+  UPSERT_COUNTS_HOURLY,
+  UPSERT_FETCHES,
+  UPSERT_LATE_DAILY,
+  UPSERT_LATE_TIMELINE,
+  UPSERT_PATHS,
+  UPSERT_RULES,
+  UPSERT_SHAPES,
 } from './ledger-sql.ts'
-import {
-  agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, SHAPE_CAP, summariseFetches, toEventRow, toFact, versionDaysOf, type Fact,
-} from './rollups.ts'
+import { agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, SHAPE_CAP, summariseFetches, toEventRow, toFact, versionDaysOf, type Fact } from './rollups.ts'
 import { previousAllowed } from './versions.ts'
 
 export { recordRobotsVersion, type Deployment } from './versions.ts'
@@ -137,7 +146,11 @@ export async function writeEvents(db: D1Database, events: readonly JudgedRequest
     if (opts.analytics) classQueries.push(db.prepare(SELECT_CLASSES).bind(prepared.facts))
   }
   const results = await db.batch([...statements, ...classQueries, ...(opts.also ?? [])])
-  for (const k of hourly) noteSpent(((results[k]?.results ?? []) as { spent: string | null }[]).map((r) => r.spent), budget)
+  for (const k of hourly)
+    noteSpent(
+      ((results[k]?.results ?? []) as { spent: string | null }[]).map((r) => r.spent),
+      budget,
+    )
   if (opts.analytics) {
     const decided = results.slice(statements.length, statements.length + classQueries.length).map((r) => new Map((r.results as { i: number; cls: RequestClass }[]).map((row) => [row.i, row.cls])))
     const classes = chunks.flatMap((chunk, k) => chunk.map((e, i) => decided[k]?.get(i) ?? toFact(e, null).c ?? 'unclassified'))

@@ -18,7 +18,6 @@ export interface LossStashStore {
   remove(id: string): Promise<void>
 }
 
-
 /** Losses whose spans lie closer than this are shown as one (one outage, seen by several isolates). */
 const MERGE_GAP_MS = 5 * 60_000
 

@@ -51,7 +51,13 @@ async function deleteChunks(db: D1Database, sql: string, params: readonly (strin
   let deleted = 0
   while (deleted < max) {
     const size = Math.min(CHUNK, max - deleted)
-    const changes = (await db.prepare(sql).bind(...params, size).run()).meta.changes ?? 0
+    const changes =
+      (
+        await db
+          .prepare(sql)
+          .bind(...params, size)
+          .run()
+      ).meta.changes ?? 0
     deleted += changes
     if (changes < size) return { deleted, complete: true }
   }
@@ -79,7 +85,10 @@ const DELETE_RAW = `DELETE FROM events WHERE (agent_key, host, counted, time, id
   LIMIT ?4)`
 
 const byAgent = (table: string, time: string, key: string) => `DELETE FROM ${table} WHERE (${key}) IN (
-  SELECT ${key.split(', ').map((c) => `t.${c}`).join(', ')} FROM agents a CROSS JOIN ${table} t ON t.agent_key = a.agent_key AND t.${time} < ?1 LIMIT ?2)`
+  SELECT ${key
+    .split(', ')
+    .map((c) => `t.${c}`)
+    .join(', ')} FROM agents a CROSS JOIN ${table} t ON t.agent_key = a.agent_key AND t.${time} < ?1 LIMIT ?2)`
 
 const DELETE_COUNTS_HOURLY = byAgent('counts_hourly', 'hour', 'agent_key, hour, host, verification, class')
 const DELETE_COUNTS_DAILY = byAgent('counts_daily', 'day', 'agent_key, day, host, verification, class')
@@ -98,8 +107,7 @@ const ALL_CLASSES = JSON.stringify(REQUEST_CLASSES.filter((c) => c !== 'robotsTx
 
 /** The time from which at most `cap` raw rows remain, from the counters' own tally of rows kept. */
 async function budgetCutoff(db: D1Database, from: number, rolledHour: number, cap: number): Promise<number> {
-  const days = (await db.prepare(`SELECT (t / 86400000) * 86400000 AS t, sum(n) AS n FROM (${KEPT}) GROUP BY 1 ORDER BY 1 DESC`)
-    .bind(dayOf(from), rolledHour).all<{ t: number; n: number }>()).results
+  const days = (await db.prepare(`SELECT (t / 86400000) * 86400000 AS t, sum(n) AS n FROM (${KEPT}) GROUP BY 1 ORDER BY 1 DESC`).bind(dayOf(from), rolledHour).all<{ t: number; n: number }>()).results
   let kept = 0
   for (const day of days) {
     if (kept + day.n <= cap) {
@@ -107,8 +115,13 @@ async function budgetCutoff(db: D1Database, from: number, rolledHour: number, ca
       continue
     }
     // The cap falls inside this day: find the hour (hourly counters are kept for days still within the window).
-    const hours = (await db.prepare(`SELECT c.hour AS t, sum(c.sampled) AS n FROM agents a CROSS JOIN counts_hourly c
-        ON c.agent_key = a.agent_key AND c.hour >= ?1 AND c.hour < ?2 GROUP BY c.hour ORDER BY c.hour DESC`).bind(day.t, day.t + DAY_MS).all<{ t: number; n: number }>()).results
+    const hours = (
+      await db
+        .prepare(`SELECT c.hour AS t, sum(c.sampled) AS n FROM agents a CROSS JOIN counts_hourly c
+        ON c.agent_key = a.agent_key AND c.hour >= ?1 AND c.hour < ?2 GROUP BY c.hour ORDER BY c.hour DESC`)
+        .bind(day.t, day.t + DAY_MS)
+        .all<{ t: number; n: number }>()
+    ).results
     for (const hour of hours) {
       if (kept + hour.n > cap) return hour.t + HOUR_MS
       kept += hour.n
@@ -123,8 +136,11 @@ async function readState(db: D1Database, name: string): Promise<number | null> {
 }
 
 function writeState(db: D1Database, name: string, value: number): Promise<unknown> {
-  return db.prepare(`INSERT INTO ledger_state (name, value) VALUES (?1, ?2)
-    ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)`).bind(name, value).run()
+  return db
+    .prepare(`INSERT INTO ledger_state (name, value) VALUES (?1, ?2)
+    ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)`)
+    .bind(name, value)
+    .run()
 }
 
 /**
@@ -171,9 +187,11 @@ export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<P
     // No event or counter refers to a version past its last use: every write marks the versions it
     // records (last_used), and everything that names a version is pruned by this cutoff or sooner.
     // A host's newest version goes too once the host itself is no longer served: its last use is past it.
-    db.prepare(`DELETE FROM robots_versions WHERE coalesce(last_used, first_served) < ?1
+    db
+      .prepare(`DELETE FROM robots_versions WHERE coalesce(last_used, first_served) < ?1
       AND (first_served < (SELECT max(v.first_served) FROM robots_versions v WHERE v.host = robots_versions.host)
-        OR NOT EXISTS (SELECT 1 FROM robots_versions v WHERE v.host = robots_versions.host AND coalesce(v.last_used, v.first_served) >= ?1))`).bind(rollupCutoff),
+        OR NOT EXISTS (SELECT 1 FROM robots_versions v WHERE v.host = robots_versions.host AND coalesce(v.last_used, v.first_served) >= ?1))`)
+      .bind(rollupCutoff),
     db.prepare('DELETE FROM robots_hosts WHERE NOT EXISTS (SELECT 1 FROM robots_versions v WHERE v.host = robots_hosts.host)'),
     // Its place under the cap on distinct hosts (src/ledger/hosts.ts) goes to the next new host.
     db.prepare('DELETE FROM ledger_hosts WHERE first_seen < ?1 AND NOT EXISTS (SELECT 1 FROM robots_versions v WHERE v.host = ledger_hosts.host)').bind(rollupCutoff),
@@ -188,4 +206,3 @@ export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<P
     complete: expired.complete && thinned.complete && rollups.every((r) => r.complete) && shapes.complete,
   }
 }
-

@@ -144,7 +144,15 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
   const versions = new Map<string, RobotsVersion>()
   const storedVersions = new Set<string>()
   const journal = opts.held ? new Journal(opts.held, () => (isolate ??= crypto.randomUUID().slice(0, 8)), now) : null
-  const stats = { recorded: 0, written: 0, failures: 0, dropped: 0, get buffered() { return backlog.held } }
+  const stats = {
+    recorded: 0,
+    written: 0,
+    failures: 0,
+    dropped: 0,
+    get buffered() {
+      return backlog.held
+    },
+  }
 
   const complaints = new Set<string>()
   /** A failure no retry mends is logged once per isolate, whatever the number of requests. */
@@ -389,7 +397,12 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
   }
 
   return {
-    record, recordVersion, flush, settled, held, stats,
+    record,
+    recordVersion,
+    flush,
+    settled,
+    held,
+    stats,
     get outage() {
       return episode?.failing === true
     },

@@ -90,9 +90,33 @@ export interface EventRow {
 
 /** Column names of `events` that come from the event, in insert order. */
 export const EVENT_COLUMNS = [
-  'type', 'time', 'host', 'agent_key', 'agent_id', 'agent_tokens', 'agent_kind', 'agent_also', 'operator', 'category',
-  'obeys_robots_txt', 'verification', 'method', 'path', 'user_agent', 'allowed', 'rule_type', 'rule_pattern',
-  'rule_line', 'robots_group', 'mode', 'action', 'status', 'robots_version', 'country', 'asn', 'ip_hash',
+  'type',
+  'time',
+  'host',
+  'agent_key',
+  'agent_id',
+  'agent_tokens',
+  'agent_kind',
+  'agent_also',
+  'operator',
+  'category',
+  'obeys_robots_txt',
+  'verification',
+  'method',
+  'path',
+  'user_agent',
+  'allowed',
+  'rule_type',
+  'rule_pattern',
+  'rule_line',
+  'robots_group',
+  'mode',
+  'action',
+  'status',
+  'robots_version',
+  'country',
+  'asn',
+  'ip_hash',
 ] as const satisfies readonly (keyof EventRow)[]
 
 /** The raw-event row for `e`. There is no IP column: only `ipHash` is ever read. */
@@ -154,10 +178,21 @@ export interface Fact {
 /** The fact for `e`; `previousAllowed` is the isolate's re-check against the previous version (null: not known). */
 export function toFact(e: JudgedRequest, previousAllowed: boolean | null): Fact {
   return {
-    a: agentKey(e.agent), o: e.agent.operator ?? null, h: e.host, v: e.verification, r: e.robotsVersion, t: Math.trunc(e.time),
-    c: knownClass(e), p: previousAllowed === null ? null : previousAllowed ? 1 : 0, b: e.action === 'block' ? 1 : 0,
-    q: e.type === 'request' ? 1 : 0, pa: e.path.slice(0, MAX_PATH), tk: e.agent.tokens.join(' '),
-    rl: e.rule?.line ?? null, rt: e.rule?.type ?? null, rp: e.rule?.pattern ?? null,
+    a: agentKey(e.agent),
+    o: e.agent.operator ?? null,
+    h: e.host,
+    v: e.verification,
+    r: e.robotsVersion,
+    t: Math.trunc(e.time),
+    c: knownClass(e),
+    p: previousAllowed === null ? null : previousAllowed ? 1 : 0,
+    b: e.action === 'block' ? 1 : 0,
+    q: e.type === 'request' ? 1 : 0,
+    pa: e.path.slice(0, MAX_PATH),
+    tk: e.agent.tokens.join(' '),
+    rl: e.rule?.line ?? null,
+    rt: e.rule?.type ?? null,
+    rp: e.rule?.pattern ?? null,
   }
 }
 
@@ -181,8 +216,13 @@ export function agentsOf(events: readonly JudgedRequest[]): AgentRow[] {
     if (row) row.first_seen = Math.min(row.first_seen, Math.trunc(e.time))
     else {
       byKey.set(key, {
-        agent_key: key, agent_id: e.agent.id ?? null, kind: e.agent.kind, operator: e.agent.operator ?? null,
-        category: e.agent.category ?? null, obeys_robots_txt: e.agent.obeysRobotsTxt ? 1 : 0, first_seen: Math.trunc(e.time),
+        agent_key: key,
+        agent_id: e.agent.id ?? null,
+        kind: e.agent.kind,
+        operator: e.agent.operator ?? null,
+        category: e.agent.category ?? null,
+        obeys_robots_txt: e.agent.obeysRobotsTxt ? 1 : 0,
+        first_seen: Math.trunc(e.time),
       })
     }
   }
@@ -221,8 +261,13 @@ export function summariseFetches(events: readonly JudgedRequest[]): FetchSummary
       row.fetches++
     } else {
       byKey.set(id, {
-        host: e.host, agent_key: key, robots_version: e.robotsVersion, operator: e.agent.operator ?? null,
-        first_fetch: time, last_fetch: time, fetches: 1,
+        host: e.host,
+        agent_key: key,
+        robots_version: e.robotsVersion,
+        operator: e.agent.operator ?? null,
+        first_fetch: time,
+        last_fetch: time,
+        fetches: 1,
       })
     }
   }

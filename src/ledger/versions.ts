@@ -62,10 +62,7 @@ export interface Deployment {
  * so the version served now is known even after a revert to an older text.
  * Then this isolate learns the version served before it, compiled, for grace.
  */
-export async function recordRobotsVersion(
-  db: D1Database,
-  version: { host: string; hash: string; text: string; time: number; deployment?: Deployment | undefined },
-): Promise<void> {
+export async function recordRobotsVersion(db: D1Database, version: { host: string; hash: string; text: string; time: number; deployment?: Deployment | undefined }): Promise<void> {
   const time = Math.trunc(version.time)
   const deployment = version.deployment
   const [, , row] = await db.batch([

@@ -108,7 +108,7 @@ export function withRobotsEdge<Env = RobotsEdgeEnv, QueueMessage = unknown, CfHo
   handler: ExportedHandler<Env, QueueMessage, CfHostMetadata>,
 ): ExportedHandler<Env, QueueMessage, CfHostMetadata> {
   if (handler === null || typeof handler !== 'object') {
-    throw new TypeError('withRobotsEdge: the second argument must be a module Worker\'s handler, an object with fetch(), e.g. withRobotsEdge(config, { fetch: (request, env, ctx) => ... }).')
+    throw new TypeError("withRobotsEdge: the second argument must be a module Worker's handler, an object with fetch(), e.g. withRobotsEdge(config, { fetch: (request, env, ctx) => ... }).")
   }
   const edge = createEdge(config, {}, inProcessReport, runUpkeep)
   const app = new Hono<AppEnv>()

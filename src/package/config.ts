@@ -5,7 +5,19 @@
  */
 export { defineConfig, ConfigError, type Exactly, type StrictConfigFunction } from '../core/config/index.ts'
 export type {
-  ConfigContext, ConfigFunction, ConfigInput, ContentSignal, ContentUsage, GuardConfig, GuardMode, IndexingDirective, NoindexRule, RobotsConfig, RuleConfig,
-  SingleRuleConfig, UsagePreferences, UserAgent,
+  ConfigContext,
+  ConfigFunction,
+  ConfigInput,
+  ContentSignal,
+  ContentUsage,
+  GuardConfig,
+  GuardMode,
+  IndexingDirective,
+  NoindexRule,
+  RobotsConfig,
+  RuleConfig,
+  SingleRuleConfig,
+  UsagePreferences,
+  UserAgent,
 } from '../core/config/index.ts'
 export { agents } from '../core/agents/index.ts'

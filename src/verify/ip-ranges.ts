@@ -128,9 +128,7 @@ function readPairs(list: unknown, family: 'v4' | 'v6'): Range[] {
     throw new TypeError(`IpRangeSet.fromJSON: ${family} must hold [start, end] pairs as IpRangeSet#toJSON() writes them.`)
   }
   const bound = (x: unknown): bigint =>
-    family === 'v4'
-      ? Number.isInteger(x) && (x as number) >= 0 && (x as number) <= 0xffffffff ? BigInt(x as number) : bad()
-      : typeof x === 'string' && HEX_128.test(x) ? BigInt(`0x${x}`) : bad()
+    family === 'v4' ? (Number.isInteger(x) && (x as number) >= 0 && (x as number) <= 0xffffffff ? BigInt(x as number) : bad()) : typeof x === 'string' && HEX_128.test(x) ? BigInt(`0x${x}`) : bad()
   if (!Array.isArray(list) || list.length % 2 !== 0) return bad()
   const ranges: Range[] = []
   for (let i = 0; i < list.length; i += 2) {

@@ -26,7 +26,7 @@ const V4_SPECIAL: ReadonlyArray<readonly [number, number]> = [
 ]
 
 function isPublicV4(value: number): boolean {
-  return !V4_SPECIAL.some(([first, bits]) => (value >>> (32 - bits)) === (first >>> (32 - bits)))
+  return !V4_SPECIAL.some(([first, bits]) => value >>> (32 - bits) === first >>> (32 - bits))
 }
 
 /**

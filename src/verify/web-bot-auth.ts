@@ -117,7 +117,8 @@ async function verifyLabel(request: Request, url: URL, label: string, input: Inn
   if (found.status === 'absent') return { status: 'invalid', reason: 'unknown-key', directory }
   if (found.status === 'unsupported') return { status: 'unverifiable', reason: 'unsupported', directory }
   // A name that resolves to a private address is refused as an IP literal is (signature-agent.ts).
-  if (found.status === 'failed') return found.reason === 'private-address' ? { status: 'invalid', reason: 'bad-signature-agent', directory } : { status: 'unverifiable', reason: found.reason, directory }
+  if (found.status === 'failed')
+    return found.reason === 'private-address' ? { status: 'invalid', reason: 'bad-signature-agent', directory } : { status: 'unverifiable', reason: found.reason, directory }
   if ((found.nbf !== undefined && found.nbf > now + skew) || (found.exp !== undefined && found.exp < now - skew)) return { status: 'invalid', reason: 'key-expired', directory }
   if (!(await verifyEd25519(found.key, bytes[0], base))) return { status: 'invalid', reason: 'bad-signature', directory }
   return { status: 'valid', directory, keyId: checked.keyId, label }

@@ -31,12 +31,18 @@ describe('the Analytics Engine report', () => {
     const calls: { url: string; init: RequestInit }[] = []
     const fetch = async (url: string, init: RequestInit) => {
       calls.push({ url, init })
-      return Response.json({ data: [{ agent_key: 'gptbot', spoofed: 0, operator: 'OpenAI', category: 'AI Crawler', requests: 120, disallowed: 118, blocked: 118, verified: 0, robots_fetches: 3, last_seen: 1795250000 }] })
+      return Response.json({
+        data: [{ agent_key: 'gptbot', spoofed: 0, operator: 'OpenAI', category: 'AI Crawler', requests: 120, disallowed: 118, blocked: 118, verified: 0, robots_fetches: 3, last_seen: 1795250000 }],
+      })
     }
     const report = await getAnalyticsEngineReport({ accountId: 'acc123', apiToken: 'tok', dataset: 'robots_edge_events', fetch }, filter)
     expect(calls[0]!.url).toBe('https://api.cloudflare.com/client/v4/accounts/acc123/analytics_engine/sql')
     expect((calls[0]!.init.headers as Record<string, string>).Authorization).toBe('Bearer tok')
-    expect(report).toMatchObject({ source: 'analytics-engine', sampled: true, agents: [{ agentKey: 'gptbot', spoofed: false, requests: 120, disallowed: 118, robotsFetches: 3, lastSeen: 1795250000000 }] })
+    expect(report).toMatchObject({
+      source: 'analytics-engine',
+      sampled: true,
+      agents: [{ agentKey: 'gptbot', spoofed: false, requests: 120, disallowed: 118, robotsFetches: 3, lastSeen: 1795250000000 }],
+    })
   })
 
   it('reports an API error instead of a partial answer', async () => {

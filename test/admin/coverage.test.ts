@@ -11,7 +11,10 @@ describe('planRange', () => {
     const plan = planRange({ since: D0 + 10 * HOUR + 5, until: D0 + 7 * DAY + 10 * HOUR + 5 }, { rolledHour: D0 + 7 * DAY })
     expect(plan.hours).toEqual({ since: D0 + 11 * HOUR, until: D0 + 7 * DAY + 11 * HOUR })
     expect(plan.days).toEqual({ since: D0 + DAY, until: D0 + 7 * DAY })
-    expect(plan.edges).toEqual([{ since: D0 + 11 * HOUR, until: D0 + DAY }, { since: D0 + 7 * DAY, until: D0 + 7 * DAY + 11 * HOUR }])
+    expect(plan.edges).toEqual([
+      { since: D0 + 11 * HOUR, until: D0 + DAY },
+      { since: D0 + 7 * DAY, until: D0 + 7 * DAY + 11 * HOUR },
+    ])
     expect(plan.pathDays).toEqual({ since: D0, until: D0 + 8 * DAY })
     expect(plan.bin).toBe(HOUR)
     expect(plan.rolledUntil).toBe(D0 + 7 * DAY)

@@ -42,8 +42,12 @@ describe('csvCell', () => {
 
 describe('toCsv', () => {
   const input: ReportInput = {
-    filter: { since: T0, until: T0 + 1 }, source: 'd1',
-    agents: [{ agentKey: '=cmd', agentId: null, operator: null, category: null, kind: 'bot', declaredObeys: false }, { agentKey: 'curl', agentId: null, operator: null, category: null, kind: 'tool', declaredObeys: false }],
+    filter: { since: T0, until: T0 + 1 },
+    source: 'd1',
+    agents: [
+      { agentKey: '=cmd', agentId: null, operator: null, category: null, kind: 'bot', declaredObeys: false },
+      { agentKey: 'curl', agentId: null, operator: null, category: null, kind: 'tool', declaredObeys: false },
+    ],
     counts: [
       { agentKey: '=cmd', verification: 'unverified', cls: 'allowed', requests: 2, blocked: 0, sampled: 2, first: T0, last: T0 },
       { agentKey: '=cmd', verification: 'unverified', cls: 'neverFetched', requests: 1, blocked: 0, sampled: 1, first: T0, last: T0 },
@@ -51,7 +55,11 @@ describe('toCsv', () => {
       { agentKey: '=cmd', verification: 'unknown', cls: 'unknown', requests: 1, blocked: 0, sampled: 1, first: T0, last: T0 },
     ],
     paths: [{ cls: 'neverFetched', agentKey: '=cmd', host: 'example.com', path: '/a,b', requests: 1 }],
-    rules: [], groupUses: [], texts: new Map(), timeline: [], timelineBin: 3_600_000,
+    rules: [],
+    groupUses: [],
+    texts: new Map(),
+    timeline: [],
+    timelineBin: 3_600_000,
     coverage: { counts: { since: T0, until: T0 }, samples: null, paths: { since: T0, until: T0, other: 0 }, summary: '' },
   }
   const report = buildReport(input)
@@ -63,20 +71,24 @@ describe('toCsv', () => {
     expect(lines[0]).toMatch(/,new_host,unclassified,last_seen,pending_until,pending_host$/)
     expect(lines[4]).toBe('')
     expect(lines[1]).toBe(
-      "agent,'=cmd,,,not enough data,\"only 3 judged requests (20 needed), 1 disallowed request without fetching robots.txt\",3,1,0,0,0,1,0,1," +
+      'agent,\'=cmd,,,not enough data,"only 3 judged requests (20 needed), 1 disallowed request without fetching robots.txt",3,1,0,0,0,1,0,1,' +
         '2026-01-05T10:00:00.000Z,2026-01-05T10:00:00.000Z,0,,0,"/a,b",0,0,2026-01-05T10:00:00.000Z,,',
     )
     expect(lines[2]).toMatch(/^tool,curl,/)
     expect(lines[3]).toMatch(/^unchecked,'=cmd,,,claims that could not be checked \(not counted against the agent\),,1,1,/)
   })
 
-  it('writes a pending agent\'s verdict, and from when and where its requests count', () => {
+  it("writes a pending agent's verdict, and from when and where its requests count", () => {
     const pending = buildReport({
-      ...input, agents: [{ agentKey: 'bytespider', agentId: 'bytespider', operator: 'ByteDance', category: 'AI Crawler', kind: 'bot', declaredObeys: false }],
+      ...input,
+      agents: [{ agentKey: 'bytespider', agentId: 'bytespider', operator: 'ByteDance', category: 'AI Crawler', kind: 'bot', declaredObeys: false }],
       counts: [{ agentKey: 'bytespider', verification: 'unverified', cls: 'newHost', requests: 115, blocked: 115, sampled: 115, first: T0, last: T0 }],
-      paths: [], graceWindows: [{ agentKey: 'bytespider', host: 'example.com', cls: 'newHost', requests: 115, until: T0 + 86_400_000, seenSince: false }],
+      paths: [],
+      graceWindows: [{ agentKey: 'bytespider', host: 'example.com', cls: 'newHost', requests: 115, until: T0 + 86_400_000, seenSince: false }],
     })
-    const [header, line] = toCsv(pending).split('\r\n').map((l) => l.split(','))
+    const [header, line] = toCsv(pending)
+      .split('\r\n')
+      .map((l) => l.split(','))
     const cell = (name: string) => line![header!.indexOf(name)]
     expect([cell('verdict'), cell('new_host'), cell('counted_violations')]).toEqual(['pending', '115', '0'])
     expect([cell('pending_until'), cell('pending_host')]).toEqual(['2026-01-06T10:00:00.000Z', 'example.com'])

@@ -6,7 +6,12 @@ import { pathToFileURL } from 'node:url'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-interface DiffLine { kind: 'same' | 'removed' | 'added'; text: string; before: number | null; after: number | null }
+interface DiffLine {
+  kind: 'same' | 'removed' | 'added'
+  text: string
+  before: number | null
+  after: number | null
+}
 const OP = { same: ' ', removed: '-', added: '+' } as const
 /** The dashboard's module, loaded by path: plain JavaScript with no type declarations. */
 const diff = (await import(pathToFileURL(resolve('public/_robots/static/line-diff.js')).href)) as {
@@ -32,7 +37,7 @@ describe('splitLines', () => {
 })
 
 describe('lineDiff', () => {
-  it('shows a changed rule as a removal then an addition, with both files\' line numbers', () => {
+  it("shows a changed rule as a removal then an addition, with both files' line numbers", () => {
     expect(diff.lineDiff('User-agent: *\nDisallow: /a/\nAllow: /\n', 'User-agent: *\nDisallow: /b/\nAllow: /\n')).toEqual([
       { kind: 'same', text: 'User-agent: *', before: 1, after: 1 },
       { kind: 'removed', text: 'Disallow: /a/', before: 2, after: null },
@@ -63,18 +68,20 @@ describe('lineDiff', () => {
 
   it('rebuilds both files from its output, with as few changed lines as a longest common subsequence allows', () => {
     const line = fc.constantFrom('User-agent: *', 'Disallow: /a/', 'Allow: /', '# note', '', 'Disallow: /b/')
-    fc.assert(fc.property(fc.array(line, { maxLength: 30 }), fc.array(line, { maxLength: 30 }), (a, b) => {
-      const before = diff.splitLines(a.join('\n'))
-      const after = diff.splitLines(b.join('\n'))
-      const out = diff.lineDiff(a.join('\n'), b.join('\n'))!
-      expect(out.filter((l) => l.kind !== 'added').map((l) => l.text)).toEqual(before)
-      expect(out.filter((l) => l.kind !== 'removed').map((l) => l.text)).toEqual(after)
-      expect(out.filter((l) => l.kind !== 'same').length).toBe(before.length + after.length - 2 * lcsLength(before, after))
-      for (const l of out) {
-        if (l.before !== null) expect(before[l.before - 1]).toBe(l.text)
-        if (l.after !== null) expect(after[l.after - 1]).toBe(l.text)
-      }
-    }))
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), fc.array(line, { maxLength: 30 }), (a, b) => {
+        const before = diff.splitLines(a.join('\n'))
+        const after = diff.splitLines(b.join('\n'))
+        const out = diff.lineDiff(a.join('\n'), b.join('\n'))!
+        expect(out.filter((l) => l.kind !== 'added').map((l) => l.text)).toEqual(before)
+        expect(out.filter((l) => l.kind !== 'removed').map((l) => l.text)).toEqual(after)
+        expect(out.filter((l) => l.kind !== 'same').length).toBe(before.length + after.length - 2 * lcsLength(before, after))
+        for (const l of out) {
+          if (l.before !== null) expect(before[l.before - 1]).toBe(l.text)
+          if (l.after !== null) expect(after[l.after - 1]).toBe(l.text)
+        }
+      }),
+    )
   })
 })
 

@@ -5,8 +5,17 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-interface Window { from: number; to: number; bin: number; follows: boolean }
-interface Bin { hour: number; requests: number; violations: number }
+interface Window {
+  from: number
+  to: number
+  bin: number
+  follows: boolean
+}
+interface Bin {
+  hour: number
+  requests: number
+  violations: number
+}
 /** The dashboard's module, loaded by path: plain JavaScript with no type declarations. */
 const charts = (await import(pathToFileURL(resolve('public/_robots/static/charts.js')).href)) as {
   timelineWindow(report: { filter: { since: number; until: number }; timeline: Bin[]; timelineBin: number }, changes?: { time: number }[]): Window

@@ -85,7 +85,7 @@ async function openDashboard(width: number, path = '/_robots/'): Promise<{ page:
   return { page, problems }
 }
 
-describe('the dashboard at a laptop\'s and a phone\'s width', () => {
+describe("the dashboard at a laptop's and a phone's width", () => {
   it.each([1280, 1366, 390])('keeps the Verdict column in view without horizontal scroll at %i px', async (width) => {
     const { page, problems } = await openDashboard(width)
     await expect.poll(() => page.locator('#agents tbody tr', { hasText: 'googlebot' }).textContent()).toContain('ignores robots.txt')
@@ -97,7 +97,7 @@ describe('the dashboard at a laptop\'s and a phone\'s width', () => {
   })
 })
 
-describe('the report\'s views', () => {
+describe("the report's views", () => {
   it('shows "—", not 0 %, for a client that cannot be verified, and the share for one that can', async () => {
     const { page, problems } = await openDashboard(1366)
     const verified = (agent: string) => page.locator('#agents tbody tr', { hasText: agent }).locator('td[data-label="Verified"]').textContent()
@@ -112,19 +112,25 @@ describe('the report\'s views', () => {
     const legend = page.locator('#chart-timeline .u-legend')
     await expect.poll(() => legend.textContent()).toContain('in all')
     expect(await legend.textContent()).not.toContain('—')
-    const report = await (await fetch(`${worker.origin}/_robots/api/report`, { headers: { Authorization: `Bearer ${TOKEN}` } })).json() as { timeline: { requests: number }[] }
+    const report = (await (await fetch(`${worker.origin}/_robots/api/report`, { headers: { Authorization: `Bearer ${TOKEN}` } })).json()) as { timeline: { requests: number }[] }
     expect(await legend.textContent()).toContain(`Judged requests${report.timeline.reduce((n, t) => n + t.requests, 0)} in all`)
     expect(await page.locator('#chart-agents .u-legend').textContent()).toMatch(/Agenttop 1 .*Counted violations20 in all/)
     // The range is 7 days; the chart starts a little before the first activity (the older version, 30 hours ago), not 7 days back.
     const caption = await page.locator('#timeline-caption').textContent()
-    const from = Date.parse(`${/from (\d{4}-\d\d-\d\d).(\d\d:\d\d) UTC/.exec(caption ?? '')?.slice(1, 3).join('T')}:00Z`)
+    const from = Date.parse(
+      `${/from (\d{4}-\d\d-\d\d).(\d\d:\d\d) UTC/
+        .exec(caption ?? '')
+        ?.slice(1, 3)
+        .join('T')}:00Z`,
+    )
     expect(started - from).toBeGreaterThanOrEqual(30 * HOUR)
     expect(started - from).toBeLessThanOrEqual(36 * HOUR)
     // One marker per rule change: the two versions of history.example and the first version served here.
     const markers = page.locator('#chart-timeline .marker')
     await expect.poll(() => markers.count()).toBe(3)
     expect(await markers.evaluateAll((list) => list.map((m) => m.getAttribute('aria-label')))).toContain(
-      `Rules changed on ${HISTORY_HOST} at ${new Date(started - 6 * HOUR).toISOString().slice(0, 16).replace('T', '\u00a0')} UTC: read version ${V2.hash.slice(0, 8)}`)
+      `Rules changed on ${HISTORY_HOST} at ${new Date(started - 6 * HOUR).toISOString().slice(0, 16).replace('T', '\u00a0')} UTC: read version ${V2.hash.slice(0, 8)}`,
+    )
     // Hovering one hour shows that hour's numbers.
     const over = (await page.locator('#chart-timeline .u-over').boundingBox())!
     await page.mouse.move(over.x + over.width / 2, over.y + over.height / 2, { steps: 5 })

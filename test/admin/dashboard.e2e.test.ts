@@ -210,7 +210,14 @@ describe('the dashboard in Chromium', () => {
     expect(await page.locator('#agents tbody tr td:first-child').allTextContents()).toEqual(['gptbot'])
     await page.locator('#filter').fill('')
     await page.locator('#category').selectOption('AI Crawler')
-    await expect.poll(() => page.locator('#agents tbody tr td:first-child').allTextContents().then((a) => a.sort())).toEqual(['ccbot', 'gptbot'])
+    await expect
+      .poll(() =>
+        page
+          .locator('#agents tbody tr td:first-child')
+          .allTextContents()
+          .then((a) => a.sort()),
+      )
+      .toEqual(['ccbot', 'gptbot'])
     expect(page.url()).toContain('category=AI+Crawler')
     expect(await page.locator('#csv').getAttribute('href')).toContain('/_robots/api/report.csv?since=7d&category=AI+Crawler')
     expect(problems).toEqual([])
@@ -236,7 +243,7 @@ describe('the dashboard in Chromium', () => {
     await page.context().close()
   })
 
-  it('says plainly which operators\' IP ranges are not loaded, and the command that loads them (only three lists were seeded: the cron never ran)', async () => {
+  it("says plainly which operators' IP ranges are not loaded, and the command that loads them (only three lists were seeded: the cron never ran)", async () => {
     const coverage = await api<{ operators: { operator: string; message: string | null; fix: string | null }[] }>('/verification')
     const google = coverage.operators.find((o) => o.operator === 'Google')
     expect(google?.message).toMatch(/^Some of Google's IP ranges are not loaded \(/)

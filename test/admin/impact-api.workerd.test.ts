@@ -31,7 +31,9 @@ const crawl = (who: keyof typeof CRAWLERS, path: string) =>
 
 function impact(body: unknown, query = '', headers: Record<string, string> = BEARER): Promise<Response> {
   return SELF.fetch(`http://localhost/_robots/api/impact${query}`, {
-    method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body),
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
   })
 }
 
@@ -40,7 +42,7 @@ const api = (path: string) => SELF.fetch(`http://localhost/_robots/api${path}`, 
 async function waitForRequests(n: number): Promise<void> {
   // Recording runs in waitUntil: wait for it, bounded.
   for (let i = 0; i < 200; i++) {
-    const row = await env.DB.prepare("SELECT coalesce(sum(requests), 0) AS n FROM shapes_daily").first<{ n: number }>()
+    const row = await env.DB.prepare('SELECT coalesce(sum(requests), 0) AS n FROM shapes_daily').first<{ n: number }>()
     if ((row?.n ?? 0) >= n) return
     await new Promise((r) => setTimeout(r, 20))
   }
@@ -65,7 +67,6 @@ beforeAll(async () => {
   await waitForRequests(14)
 })
 
-
 /** POST /_robots/api/impact's body: the replay, its agents capped, with how many were left out. */
 type ImpactResponse = ImpactReport & { readonly omitted: number }
 
@@ -76,7 +77,7 @@ describe('POST /_robots/api/impact', () => {
     expect(candidate.split('Disallow: /articles/')).toHaveLength(3)
     const res = await impact({ robotsTxt: candidate })
     expect(res.status).toBe(200)
-    const body = await res.json() as ImpactResponse
+    const body = (await res.json()) as ImpactResponse
     expect(body.summary).toMatchObject({ agents: 3, changed: 2, requests: 14, replayed: 14, lost: 8, gained: 0, protectedLosing: ['googlebot', 'bingbot'] })
     expect(body.hosts).toEqual([{ host: 'localhost', before: contentHash(served), after: contentHash(candidate) }])
     expect(body.estimate).toMatchObject({ exact: true, beyondCap: 0, beyondRead: 0 })
@@ -95,7 +96,8 @@ describe('POST /_robots/api/impact', () => {
       host: 'localhost',
       before: { version: contentHash(served), group: 'googlebot', rule: null },
       after: { version: contentHash(candidate), group: 'googlebot', rule: { type: 'disallow', pattern: '/articles/', line: articleLine('Googlebot') } },
-      requests: 6, pathCount: 3,
+      requests: 6,
+      pathCount: 3,
     })
     expect(google!.lost.changes[0]!.paths.map((p: { path: string }) => p.path).sort()).toEqual(['/articles/0', '/articles/1', '/articles/2'])
     expect(bing).toMatchObject({ agentKey: 'bingbot', protected: true, requests: 3, lost: { requests: 2, paths: 2 } })
@@ -110,7 +112,7 @@ describe('POST /_robots/api/impact', () => {
 
   it('takes a candidate per host, "*" for the others, the lists of exempt and protected agents, and filters', async () => {
     const res = await impact({ robotsTxt: { 'other.example': 'User-agent: *\nDisallow: /\n', '*': 'User-agent: *\nDisallow: /products/\n' }, protect: ['GPTBot'] }, '?since=2d&agent=Googlebot')
-    const body = await res.json() as ImpactResponse
+    const body = (await res.json()) as ImpactResponse
     expect(res.status).toBe(200)
     expect(body.agents.map((a: { agentKey: string }) => a.agentKey)).toEqual(['googlebot'])
     expect(body.agents[0]).toMatchObject({ protected: false, lost: { requests: 4, paths: 4 } })
@@ -157,13 +159,16 @@ describe('bounds, caps and escaping', () => {
     // More distinct paths in a day than the ledger keeps shapes for (SHAPE_CAP, 1000), one of them hostile.
     // Shapes get rows first come, first served: the hostile path is written first.
     const paths = ['/a/\u202egnp.exe\u0007', ...Array.from({ length: 1004 }, (_, i) => `/p/${i}`)]
-    await writeEvents(env.DB, paths.map((path) => judged({ host: HOST, agent: googlebot, path, robotsVersion: contentHash(TEXT), time: now - HOUR })))
+    await writeEvents(
+      env.DB,
+      paths.map((path) => judged({ host: HOST, agent: googlebot, path, robotsVersion: contentHash(TEXT), time: now - HOUR })),
+    )
   })
 
   it('says when the shapes cap was reached: the counts are then lower bounds', async () => {
     const res = await impact({ robotsTxt: { [HOST]: 'User-agent: *\nDisallow: /\n' } }, `?host=${HOST}`)
     expect(res.status).toBe(200)
-    const body = await res.json() as ImpactResponse
+    const body = (await res.json()) as ImpactResponse
     expect(body.estimate).toMatchObject({ exact: false, shapeCap: 1000, beyondCap: 5, beyondRead: 0 })
     expect(body.summary).toMatchObject({ requests: 1005, replayed: 1000, lost: 1000 })
     expect(body.omitted).toBe(0)
@@ -185,7 +190,7 @@ describe('bounds, caps and escaping', () => {
     expect(body.agents[0]!.lost.changes[0]!.paths).toEqual([{ path: '/a/\u202egnp.exe\u0007', requests: 1 }])
   })
 
-  it('refuses a range beyond the ledger\'s retention', async () => {
+  it("refuses a range beyond the ledger's retention", async () => {
     const res = await impact({ robotsTxt: 'x' }, '?since=500d')
     expect(res.status).toBe(400)
     expect(await res.json()).toMatchObject({ param: 'since' })
@@ -208,24 +213,24 @@ describe('the baseline: the robots.txt served now', () => {
   })
 
   it('compares with the version served now by default: a change already deployed is no news', async () => {
-    const body = await (await impact({ robotsTxt: CANDIDATE }, '?host=b.example')).json() as ImpactResponse
+    const body = (await (await impact({ robotsTxt: CANDIDATE }, '?host=b.example')).json()) as ImpactResponse
     expect(body.agents[0]!.lost.changes.map((c) => [c.paths[0]!.path, c.before.version])).toEqual([['/old/a', contentHash(V2)]])
   })
 
   it('lists every version of a host with when and by which deployment it was first served, and marks rule changes', async () => {
-    const history = await (await api('/history?host=b.example')).json() as History
+    const history = (await (await api('/history?host=b.example')).json()) as History
     expect(history.truncated).toBe(false)
     expect(history.hosts[0]!.versions.map((v) => [v.hash, v.current, v.rulesChanged, v.deployment, v.lines])).toEqual([
       [contentHash(V1), false, true, null, 2],
       [contentHash(V2), true, true, { id: 'a1b2c3d4-0000-4000-8000-000000000002', tag: 'v2' }, 2],
     ])
-    const all = await (await api('/history')).json() as History
+    const all = (await (await api('/history')).json()) as History
     expect(all.hosts.map((h: { host: string }) => h.host)).toEqual(['b.example', 'cap.example', 'localhost'])
   })
 
-  it('gives one version\'s text with the version before it, for the diff', async () => {
+  it("gives one version's text with the version before it, for the diff", async () => {
     const res = await api(`/history/version?host=b.example&version=${contentHash(V2)}`)
-    const body = await res.json() as VersionText
+    const body = (await res.json()) as VersionText
     expect(body).toMatchObject({ host: 'b.example', text: V2, version: { hash: contentHash(V2), current: true, rulesChanged: true }, previous: { hash: contentHash(V1), text: V1 } })
     expect((await api(`/history/version?host=b.example&version=${contentHash('nope')}`)).status).toBe(404)
     const missing = await api('/history/version?host=b.example')
@@ -238,7 +243,7 @@ describe('the deployment behind each version', () => {
   it('is recorded from the version metadata binding (wrangler.toml [version_metadata]) when the Worker serves a version', async () => {
     const id = env.CF_VERSION_METADATA.id
     expect(id).toMatch(/^[0-9a-f-]{36}$/)
-    const history = await (await api('/history?host=localhost')).json() as History
+    const history = (await (await api('/history?host=localhost')).json()) as History
     expect(history.hosts[0]!.versions).toEqual([expect.objectContaining({ hash: contentHash(served), current: true, deployment: { id, tag: null } })])
   })
 })

@@ -19,8 +19,15 @@ const by = (text: string): JudgedBy => ({ version: contentHash(text), matcher: c
 const served = by(SERVED)
 const candidate = by(CANDIDATE)
 
-const shape = (agentKey: string, path: string, requests: number, o: Partial<ImpactShape> = {}): ImpactShape =>
-  ({ host: 'example.com', agentKey, tokens: [agentKey], version: served.version, path, requests, ...o })
+const shape = (agentKey: string, path: string, requests: number, o: Partial<ImpactShape> = {}): ImpactShape => ({
+  host: 'example.com',
+  agentKey,
+  tokens: [agentKey],
+  version: served.version,
+  path,
+  requests,
+  ...o,
+})
 
 const AGENTS = new Map([
   ['googlebot', { agentId: 'googlebot', kind: 'bot', operator: 'Google', category: 'Search Engine Crawler' }],
@@ -46,25 +53,38 @@ function input(shapes: ImpactShape[], o: Partial<ReplayInput> = {}): ReplayInput
 }
 
 describe('replayImpact', () => {
-  const result = replayImpact(input([
-    shape('googlebot', '/articles/1', 30), shape('googlebot', '/articles/2', 10), shape('googlebot', '/', 60),
-    shape('bingbot', '/articles/1', 5), shape('bingbot', '/about', 15),
-    shape('gptbot', '/articles/1', 8), shape('gptbot', '/private/x', 2),
-  ]))
+  const result = replayImpact(
+    input([
+      shape('googlebot', '/articles/1', 30),
+      shape('googlebot', '/articles/2', 10),
+      shape('googlebot', '/', 60),
+      shape('bingbot', '/articles/1', 5),
+      shape('bingbot', '/about', 15),
+      shape('gptbot', '/articles/1', 8),
+      shape('gptbot', '/private/x', 2),
+    ]),
+  )
 
   it('finds the requests that become disallowed, with both deciding rules and their lines, the paths and the share', () => {
     const google = result.agents.find((a) => a.agentKey === 'googlebot')!
     expect(google).toMatchObject({ protected: true, requests: 100, replayed: 100, gained: { requests: 0, changes: [] } })
     expect(google.lost).toMatchObject({ requests: 40, share: 0.4, paths: 2 })
-    expect(google.lost.changes).toEqual([{
-      host: 'example.com',
-      before: { version: served.version, group: '*', rule: { type: 'allow', pattern: '/', line: 2 } },
-      after: { version: candidate.version, group: '*', rule: { type: 'disallow', pattern: '/articles/', line: 4 } },
-      requests: 40, pathCount: 2, paths: [{ path: '/articles/1', requests: 30 }, { path: '/articles/2', requests: 10 }],
-    }])
+    expect(google.lost.changes).toEqual([
+      {
+        host: 'example.com',
+        before: { version: served.version, group: '*', rule: { type: 'allow', pattern: '/', line: 2 } },
+        after: { version: candidate.version, group: '*', rule: { type: 'disallow', pattern: '/articles/', line: 4 } },
+        requests: 40,
+        pathCount: 2,
+        paths: [
+          { path: '/articles/1', requests: 30 },
+          { path: '/articles/2', requests: 10 },
+        ],
+      },
+    ])
   })
 
-  it('finds the requests that become allowed, by the agent\'s own group', () => {
+  it("finds the requests that become allowed, by the agent's own group", () => {
     const gpt = result.agents.find((a) => a.agentKey === 'gptbot')!
     expect(gpt).toMatchObject({ protected: false, lost: { requests: 0 }, gained: { requests: 8, share: 0.8, paths: 1 } })
     expect(gpt.gained.changes[0]).toMatchObject({
@@ -96,15 +116,20 @@ describe('replayImpact', () => {
   })
 
   it('counts the requests it could not replay: no candidate for a host, or a version whose text is gone', () => {
-    const r = replayImpact(input([shape('googlebot', '/articles/1', 3, { host: 'a.example' }), shape('googlebot', '/articles/1', 4, { host: 'b.example' })], {
-      after: (host) => (host === 'a.example' ? candidate : null),
-      before: (s) => (s.host === 'a.example' ? null : served),
-    }))
-    expect(r.skipped).toEqual([{ host: 'a.example', requests: 3, reason: 'no stored version' }, { host: 'b.example', requests: 4, reason: 'no candidate' }])
+    const r = replayImpact(
+      input([shape('googlebot', '/articles/1', 3, { host: 'a.example' }), shape('googlebot', '/articles/1', 4, { host: 'b.example' })], {
+        after: (host) => (host === 'a.example' ? candidate : null),
+        before: (s) => (s.host === 'a.example' ? null : served),
+      }),
+    )
+    expect(r.skipped).toEqual([
+      { host: 'a.example', requests: 3, reason: 'no stored version' },
+      { host: 'b.example', requests: 4, reason: 'no candidate' },
+    ])
     expect(r.agents[0]).toMatchObject({ requests: 7, replayed: 0, lost: { requests: 0 } })
   })
 
-  it('shares are of all the agent\'s requests, replayed or not, and the paths listed are capped but counted', () => {
+  it("shares are of all the agent's requests, replayed or not, and the paths listed are capped but counted", () => {
     const many = Array.from({ length: MAX_PATHS + 5 }, (_, i) => shape('googlebot', `/articles/${i}`, 1))
     const r = replayImpact({ ...input(many), totals: [{ host: 'example.com', agentKey: 'googlebot', requests: 100 }] })
     const lost = r.agents[0]!.lost
@@ -116,12 +141,15 @@ describe('replayImpact', () => {
 
   it('groups changes by host and by the rules on each side, worst first', () => {
     const v2 = by('User-agent: *\nDisallow: /admin/\nAllow: /articles/old/\n')
-    const r = replayImpact(input([
-      shape('googlebot', '/articles/1', 2), shape('googlebot', '/articles/old/1', 5, { version: v2.version }),
-      shape('googlebot', '/articles/1', 1, { host: 'b.example' }),
-    ], { before: (s) => (s.version === v2.version ? v2 : served) }))
+    const r = replayImpact(
+      input([shape('googlebot', '/articles/1', 2), shape('googlebot', '/articles/old/1', 5, { version: v2.version }), shape('googlebot', '/articles/1', 1, { host: 'b.example' })], {
+        before: (s) => (s.version === v2.version ? v2 : served),
+      }),
+    )
     expect(r.agents[0]!.lost.changes.map((c) => [c.host, c.before.rule?.line, c.after.rule?.line, c.requests])).toEqual([
-      ['example.com', 3, 4, 5], ['example.com', 2, 4, 2], ['b.example', 2, 4, 1],
+      ['example.com', 3, 4, 5],
+      ['example.com', 2, 4, 2],
+      ['b.example', 2, 4, 1],
     ])
   })
 })
@@ -144,19 +172,22 @@ describe('a shape is judged exactly as the guard judges a request', () => {
   })
 
   it('for random configs, agents and paths', () => {
-    fc.assert(fc.property(
-      fc.uniqueArray(group, { minLength: 1, maxLength: 4, selector: (g) => g.userAgent }),
-      fc.constantFrom(...AGENT_HEADERS),
-      fc.constantFrom('/', '/a', '/a/b', '/A/b', '/%61/b', '/x', '/doc.pdf', '/b/c', '/b%2Fc'),
-      fc.boolean(),
-      (rules, header, path, exemptNone) => {
-        const policy = createPolicies({ rules, ...(exemptNone ? { guard: { exempt: [] } } : {}) }).get('example.com', 'production')
-        const identity = identifyAgent(header)!
-        // What the ledger keeps of the request: the agent's id and tokens, and the path.
-        const shape = { tokens: identity.tokens, path }
-        expect(judgeShape(policy.matcher, shape, identity.id, new Set(policy.config.guard.exempt))).toEqual(judge(policy, identity, `https://example.com${path}`))
-      },
-    ), { numRuns: 500 })
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(group, { minLength: 1, maxLength: 4, selector: (g) => g.userAgent }),
+        fc.constantFrom(...AGENT_HEADERS),
+        fc.constantFrom('/', '/a', '/a/b', '/A/b', '/%61/b', '/x', '/doc.pdf', '/b/c', '/b%2Fc'),
+        fc.boolean(),
+        (rules, header, path, exemptNone) => {
+          const policy = createPolicies({ rules, ...(exemptNone ? { guard: { exempt: [] } } : {}) }).get('example.com', 'production')
+          const identity = identifyAgent(header)!
+          // What the ledger keeps of the request: the agent's id and tokens, and the path.
+          const shape = { tokens: identity.tokens, path }
+          expect(judgeShape(policy.matcher, shape, identity.id, new Set(policy.config.guard.exempt))).toEqual(judge(policy, identity, `https://example.com${path}`))
+        },
+      ),
+      { numRuns: 500 },
+    )
   })
 })
 
@@ -165,8 +196,10 @@ describe('describeEstimate', () => {
   it('says when the replay is exact, and when and by how much it is an estimate', () => {
     expect(describeEstimate(facts, 100, 0)).toBe('exact: every request in the range was judged again')
     expect(describeEstimate({ ...facts, beyondCap: 25 }, 1000, 0)).toBe(
-      'an estimate: 25 requests (2.5 %) were beyond 1,000 distinct paths per agent, host and day, and were not judged again, so the counts of changed requests are lower bounds')
+      'an estimate: 25 requests (2.5 %) were beyond 1,000 distinct paths per agent, host and day, and were not judged again, so the counts of changed requests are lower bounds',
+    )
     expect(describeEstimate({ ...facts, shapesSince: Date.UTC(2026, 0, 6, 12) }, 100, Date.UTC(2026, 0, 5))).toBe(
-      'exact from then on: request shapes are kept from 2026-01-06 12:00 UTC on, so earlier requests are not in it')
+      'exact from then on: request shapes are kept from 2026-01-06 12:00 UTC on, so earlier requests are not in it',
+    )
   })
 })

@@ -34,27 +34,71 @@ function sqlApi(points: Point[]) {
     const b = (p: Point, i: number) => p.blobs[i - 1]!
     let data: object[] = []
     if (sql === queries.counts) {
-      data = group(points, (p) => [b(p, 3), b(p, 6), b(p, 19), b(p, 1), p.doubles[0]].join('\n'), (_k, ps) => ({
-        agent_key: b(ps[0]!, 3), verification: b(ps[0]!, 6), class: b(ps[0]!, 19), type: b(ps[0]!, 1), allowed: ps[0]!.doubles[0],
-        operator: b(ps[0]!, 4), category: b(ps[0]!, 5), kind: b(ps[0]!, 16), requests: weight(ps), blocked: weight(ps, (p) => b(p, 13) === 'block'),
-        points: ps.length, first: Math.min(...ps.map((p) => p.time)) / 1000, last: Math.max(...ps.map((p) => p.time)) / 1000,
-      }))
+      data = group(
+        points,
+        (p) => [b(p, 3), b(p, 6), b(p, 19), b(p, 1), p.doubles[0]].join('\n'),
+        (_k, ps) => ({
+          agent_key: b(ps[0]!, 3),
+          verification: b(ps[0]!, 6),
+          class: b(ps[0]!, 19),
+          type: b(ps[0]!, 1),
+          allowed: ps[0]!.doubles[0],
+          operator: b(ps[0]!, 4),
+          category: b(ps[0]!, 5),
+          kind: b(ps[0]!, 16),
+          requests: weight(ps),
+          blocked: weight(ps, (p) => b(p, 13) === 'block'),
+          points: ps.length,
+          first: Math.min(...ps.map((p) => p.time)) / 1000,
+          last: Math.max(...ps.map((p) => p.time)) / 1000,
+        }),
+      )
     } else if (sql === queries.paths) {
-      data = group(points.filter((p) => [...COUNTED, 'spoofed', 'unknown'].includes(b(p, 19))), (p) => [b(p, 19), b(p, 3), b(p, 2), b(p, 8)].join('\n'), (_k, ps) => ({
-        class: b(ps[0]!, 19), agent_key: b(ps[0]!, 3), host: b(ps[0]!, 2), path: b(ps[0]!, 8), requests: weight(ps),
-      }))
+      data = group(
+        points.filter((p) => [...COUNTED, 'spoofed', 'unknown'].includes(b(p, 19))),
+        (p) => [b(p, 19), b(p, 3), b(p, 2), b(p, 8)].join('\n'),
+        (_k, ps) => ({
+          class: b(ps[0]!, 19),
+          agent_key: b(ps[0]!, 3),
+          host: b(ps[0]!, 2),
+          path: b(ps[0]!, 8),
+          requests: weight(ps),
+        }),
+      )
     } else if (sql === queries.rules) {
-      data = group(points.filter((p) => COUNTED.includes(b(p, 19)) && b(p, 16) === 'bot'), (p) => [b(p, 2), b(p, 14), p.doubles[1], b(p, 3)].join('\n'), (_k, ps) => ({
-        host: b(ps[0]!, 2), version: b(ps[0]!, 14), type: b(ps[0]!, 9), pattern: b(ps[0]!, 10), line: ps[0]!.doubles[1], agent_key: b(ps[0]!, 3), violations: weight(ps),
-      }))
+      data = group(
+        points.filter((p) => COUNTED.includes(b(p, 19)) && b(p, 16) === 'bot'),
+        (p) => [b(p, 2), b(p, 14), p.doubles[1], b(p, 3)].join('\n'),
+        (_k, ps) => ({
+          host: b(ps[0]!, 2),
+          version: b(ps[0]!, 14),
+          type: b(ps[0]!, 9),
+          pattern: b(ps[0]!, 10),
+          line: ps[0]!.doubles[1],
+          agent_key: b(ps[0]!, 3),
+          violations: weight(ps),
+        }),
+      )
     } else if (sql === queries.timeline) {
-      data = group(points.filter((p) => b(p, 1) === 'request' && b(p, 16) === 'bot' && ['verified', 'unverified'].includes(b(p, 6))), (p) => String(Math.floor(p.time / HOUR) * HOUR), (k, ps) => ({
-        t: Number(k) / 1000, requests: weight(ps), violations: weight(ps, (p) => COUNTED.includes(b(p, 19))),
-      }))
+      data = group(
+        points.filter((p) => b(p, 1) === 'request' && b(p, 16) === 'bot' && ['verified', 'unverified'].includes(b(p, 6))),
+        (p) => String(Math.floor(p.time / HOUR) * HOUR),
+        (k, ps) => ({
+          t: Number(k) / 1000,
+          requests: weight(ps),
+          violations: weight(ps, (p) => COUNTED.includes(b(p, 19))),
+        }),
+      )
     } else if (sql === queries.groups) {
-      data = group(points.filter((p) => b(p, 1) === 'request' && b(p, 11) !== '' && ['verified', 'unverified'].includes(b(p, 6))), (p) => [b(p, 3), b(p, 14), b(p, 11)].join('\n'), (_k, ps) => ({
-        agent_key: b(ps[0]!, 3), version: b(ps[0]!, 14), grp: b(ps[0]!, 11),
-      }))
+      data = group(
+        points.filter((p) => b(p, 1) === 'request' && b(p, 11) !== '' && ['verified', 'unverified'].includes(b(p, 6))),
+        (p) => [b(p, 3), b(p, 14), b(p, 11)].join('\n'),
+        (_k, ps) => ({
+          agent_key: b(ps[0]!, 3),
+          version: b(ps[0]!, 14),
+          grp: b(ps[0]!, 11),
+        }),
+      )
     } else throw new Error(`unexpected query: ${sql.slice(0, 80)}`)
     return Response.json({ data })
   }
@@ -93,9 +137,15 @@ describe('the Analytics Engine report', () => {
     expect(ae.coverage.summary).toMatch(/^estimates from Analytics Engine's sampled data over the full 7 days/)
 
     // Sampled 1 in 10: every count is an estimate, ten times each point.
-    const sampled = await getAnalyticsEngineJudgedReport({
-      accountId: 'a', apiToken: 't', dataset: 'robots_edge_events', fetch: sqlApi(points.map((p) => ({ ...p, interval: 10 }))),
-    }, RANGE)
+    const sampled = await getAnalyticsEngineJudgedReport(
+      {
+        accountId: 'a',
+        apiToken: 't',
+        dataset: 'robots_edge_events',
+        fetch: sqlApi(points.map((p) => ({ ...p, interval: 10 }))),
+      },
+      RANGE,
+    )
     expect(sampled.agents.find((a) => a.agentKey === 'gptbot')?.evidence).toMatchObject({ requests: 400, violations: { afterFetch: 100 } })
   })
 })

@@ -22,8 +22,7 @@ const GPTBOT_UA = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible
 /** An unknown bot (identifyAgent keys it `evilbot`) whose header carries markup. */
 const EVIL_UA = 'EvilBot/1.0 (<img src=x onerror=alert(1)>; +http://x.example/bot)'
 
-const get = (path: string, headers: Record<string, string> = {}) =>
-  SELF.fetch(`http://localhost${path}`, { headers, redirect: 'manual' })
+const get = (path: string, headers: Record<string, string> = {}) => SELF.fetch(`http://localhost${path}`, { headers, redirect: 'manual' })
 const api = (path: string, headers: Record<string, string> = BEARER) => get(`/_robots/api${path}`, headers)
 
 let now = 0
@@ -183,7 +182,20 @@ describe('GET /_robots/api/report', () => {
   })
 
   it('never answers 5xx to garbage', async () => {
-    for (const query of ['?since=%', '?since=%zz', '?since=-1', '?since=99999999999999999999', '?until=0', '?since=0&until=1', '?since=1e3', '?since=NaN', '?since=Infinity', '?=x', '?since', '?host=' + '%C0'.repeat(10)]) {
+    for (const query of [
+      '?since=%',
+      '?since=%zz',
+      '?since=-1',
+      '?since=99999999999999999999',
+      '?until=0',
+      '?since=0&until=1',
+      '?since=1e3',
+      '?since=NaN',
+      '?since=Infinity',
+      '?=x',
+      '?since',
+      '?host=' + '%C0'.repeat(10),
+    ]) {
       const res = await api(`/report${query}`)
       expect(res.status, query).toBeLessThan(500)
     }
@@ -225,7 +237,9 @@ describe('GET /_robots/api/agents/:agent/requests', () => {
     const body = (await (await api('/agents/GPTBot/requests?violations=1')).json()) as { agent: string; events: { path: string; class: string; counted: boolean }[] }
     expect(body.agent).toBe('gptbot')
     expect(body.events.map((e) => [e.path, e.class, e.counted])).toEqual([
-      ['/admin/2', 'afterFetch', true], ['/admin/1', 'afterFetch', true], ['/admin/0', 'afterFetch', true],
+      ['/admin/2', 'afterFetch', true],
+      ['/admin/1', 'afterFetch', true],
+      ['/admin/0', 'afterFetch', true],
       // Ten days ago, before its fetch: never fetched.
       ['/admin/old', 'neverFetched', true],
     ])
@@ -249,8 +263,14 @@ describe('GET /_robots/api/agents/:agent/requests', () => {
   })
 
   it.each([
-    ['limit', '?limit=0'], ['limit', '?limit=501'], ['limit', '?limit=ten'], ['limit', '?limit=1.5'],
-    ['before', '?before=soon'], ['host', '?host=%3Cx%3E'], ['since', '?since=7d'], ['agent', '', '/agents/a%01b/requests'],
+    ['limit', '?limit=0'],
+    ['limit', '?limit=501'],
+    ['limit', '?limit=ten'],
+    ['limit', '?limit=1.5'],
+    ['before', '?before=soon'],
+    ['host', '?host=%3Cx%3E'],
+    ['since', '?since=7d'],
+    ['agent', '', '/agents/a%01b/requests'],
   ])('answers a bad %s with 400', async (param, query, path = '/agents/gptbot/requests') => {
     const res = await api(`${path}${query}`)
     expect(res.status).toBe(400)
@@ -301,8 +321,14 @@ describe('the dashboard', () => {
 
   it('sets noindex, no-store, nosniff, no-referrer and a strict CSP on every /_robots/ response', async () => {
     const responses = [
-      await get('/_robots/', BEARER), await api('/report'), await api('/report.csv'), await api('/report?since=x'),
-      await api('/agents/gptbot/requests'), await get('/_robots/'), await get('/_robots/nope', BEARER), await get('/_robots'),
+      await get('/_robots/', BEARER),
+      await api('/report'),
+      await api('/report.csv'),
+      await api('/report?since=x'),
+      await api('/agents/gptbot/requests'),
+      await get('/_robots/'),
+      await get('/_robots/nope', BEARER),
+      await get('/_robots'),
     ]
     for (const res of responses) {
       expect(res.headers.get('x-robots-tag'), res.url).toBe('noindex, nofollow')
@@ -340,8 +366,14 @@ describe('the guard and /_robots/', () => {
 describe('parseTime', () => {
   const t = Date.UTC(2026, 0, 5, 10)
   it.each([
-    ['24h', t - 24 * HOUR], ['7d', t - 7 * DAY], ['2w', t - 14 * DAY], ['0h', t],
-    ['1767607200000', 1767607200000], ['2026-01-05', Date.UTC(2026, 0, 5)], ['2026-01-05T10:00', t], ['2026-01-05T10:00Z', t],
+    ['24h', t - 24 * HOUR],
+    ['7d', t - 7 * DAY],
+    ['2w', t - 14 * DAY],
+    ['0h', t],
+    ['1767607200000', 1767607200000],
+    ['2026-01-05', Date.UTC(2026, 0, 5)],
+    ['2026-01-05T10:00', t],
+    ['2026-01-05T10:00Z', t],
     ['2026-01-05T12:00:00.000+02:00', t],
   ])('reads %s', (value, expected) => expect(parseTime(value, t)).toBe(expected))
   it.each(['', 'now', 'd7', '-7d', '7 d', '2026-1-5', '2026-01-05 10:00', 'Mon, 05 Jan 2026 10:00:00 GMT', '2026-02-30T00:00Z'])('refuses %j', (value) => {
@@ -373,7 +405,23 @@ describe('the report from Analytics Engine (source=analytics-engine)', () => {
     const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
       const sql = String(init?.body)
       const data = sql.includes('AS points')
-        ? [{ agent_key: 'gptbot', verification: 'verified', class: 'afterFetch', type: 'request', allowed: 0, operator: 'OpenAI', category: 'AI Crawler', kind: 'bot', requests: 40, blocked: 40, points: 4, first: 1795250000, last: 1795250100 }]
+        ? [
+            {
+              agent_key: 'gptbot',
+              verification: 'verified',
+              class: 'afterFetch',
+              type: 'request',
+              allowed: 0,
+              operator: 'OpenAI',
+              category: 'AI Crawler',
+              kind: 'bot',
+              requests: 40,
+              blocked: 40,
+              points: 4,
+              first: 1795250000,
+              last: 1795250100,
+            },
+          ]
         : []
       return Response.json({ data })
     })
@@ -388,7 +436,8 @@ describe('the report from Analytics Engine (source=analytics-engine)', () => {
       await waitOnExecutionContext(ctx)
       expect(res.status).toBe(200)
       expect(await res.json()).toMatchObject({
-        source: 'analytics-engine', estimates: true,
+        source: 'analytics-engine',
+        estimates: true,
         agents: [{ agentKey: 'gptbot', verdict: 'ignores robots.txt', evidence: { requests: 40, violations: { afterFetch: 40, counted: 40 } } }],
       })
       expect(spy.mock.calls.every(([, init]) => String(init?.body).includes("blob3 = 'gptbot'"))).toBe(true)
@@ -399,11 +448,13 @@ describe('the report from Analytics Engine (source=analytics-engine)', () => {
 })
 
 describe('the Analytics Engine report endpoint, configured', () => {
-  it('queries the account\'s SQL API and answers its rows', async () => {
+  it("queries the account's SQL API and answers its rows", async () => {
     const sent: Request[] = []
     const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
       sent.push(new Request(input as RequestInfo, init))
-      return Response.json({ data: [{ agent_key: 'gptbot', spoofed: 0, operator: 'OpenAI', category: 'AI Crawler', requests: 40, disallowed: 40, blocked: 40, verified: 0, robots_fetches: 1, last_seen: 1795250000 }] })
+      return Response.json({
+        data: [{ agent_key: 'gptbot', spoofed: 0, operator: 'OpenAI', category: 'AI Crawler', requests: 40, disallowed: 40, blocked: 40, verified: 0, robots_fetches: 1, last_seen: 1795250000 }],
+      })
     })
     try {
       const app = createApp({ rules: [{ userAgent: '*', disallow: '/admin/' }] }, { routes: (a) => reportRoutes(a), record: () => {} })

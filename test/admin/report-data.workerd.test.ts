@@ -46,15 +46,25 @@ describe('getReport: classes and verdicts', () => {
     const once = agent(await getReport(db, ALL), 'gptbot')
     expect(once.verdict).toBe('isolated violations')
     expect(once.reason).toBe('1 counted violation in 25 judged requests: fewer than 3, or under 1 % of its requests, is not a pattern')
-    await writeEvents(db, [1, 2].map((i) => judged({ agent: gptbot, time: T0 + 26 * HOUR + i, path: '/admin/secret', allowed: false, robotsVersion: 'v2' })))
+    await writeEvents(
+      db,
+      [1, 2].map((i) => judged({ agent: gptbot, time: T0 + 26 * HOUR + i, path: '/admin/secret', allowed: false, robotsVersion: 'v2' })),
+    )
     const report = await getReport(db, ALL)
     const a = agent(report, 'gptbot')
     expect(a.verdict).toBe('ignores robots.txt')
     expect(a.reason).toBe('3 disallowed requests after fetching robots.txt')
     expect(a.evidence).toMatchObject({
-      requests: 27, disallowed: 3, violations: { afterFetch: 3, staleCopy: 0, neverFetched: 0, grace: 0, newHost: 0, unclassified: 0, counted: 3 },
-      firstViolation: T0 + 26 * HOUR, lastViolation: T0 + 26 * HOUR + 2, examplePaths: ['/admin/secret'],
-      robotsFetches: 1, lastRobotsFetch: T0 + 25 * HOUR, verifiedShare: 1, restricted: true,
+      requests: 27,
+      disallowed: 3,
+      violations: { afterFetch: 3, staleCopy: 0, neverFetched: 0, grace: 0, newHost: 0, unclassified: 0, counted: 3 },
+      firstViolation: T0 + 26 * HOUR,
+      lastViolation: T0 + 26 * HOUR + 2,
+      examplePaths: ['/admin/secret'],
+      robotsFetches: 1,
+      lastRobotsFetch: T0 + 25 * HOUR,
+      verifiedShare: 1,
+      restricted: true,
     })
     expect(a).toMatchObject({ operator: 'OpenAI', category: 'AI Crawler', declaredObeys: true })
   })
@@ -90,7 +100,8 @@ describe('getReport: classes and verdicts', () => {
     expect(c.evidence.violations).toEqual({ afterFetch: 0, staleCopy: 0, neverFetched: 0, grace: 1, newHost: 0, unclassified: 0, counted: 0 })
     // Not held against it, never cleared either: pending until v2's 24 h are over.
     expect(c).toMatchObject({
-      verdict: 'pending', reason: '1 disallowed request within 24 h of a rule change; judged from 2026-01-06 10:00 UTC if they go on',
+      verdict: 'pending',
+      reason: '1 disallowed request within 24 h of a rule change; judged from 2026-01-06 10:00 UTC if they go on',
       evidence: { graceWindows: [{ host: 'example.com', cls: 'grace', requests: 1, until: T0 + DAY }], pendingUntil: T0 + DAY, pendingHost: 'example.com' },
     })
     expect(report.totals).toMatchObject({ violations: 0, grace: 1, pending: 1 })
@@ -134,7 +145,11 @@ describe('getReport: classes and verdicts', () => {
     ])
     expect(report.totals).toMatchObject({ requests: 25, violations: 0, spoofedRequests: 10, spoofedViolations: 10, ignoring: 0 })
     expect(report.timeline.every((h) => h.violations === 0)).toBe(true)
-    expect(toCsv(report).split('\r\n').filter((l) => l.startsWith('spoofed,googlebot'))).toHaveLength(1)
+    expect(
+      toCsv(report)
+        .split('\r\n')
+        .filter((l) => l.startsWith('spoofed,googlebot')),
+    ).toHaveLength(1)
   })
 
   it("treats a sibling crawler's fetch as read: Google shares one copy across its crawlers", async () => {

@@ -49,7 +49,7 @@ async function stored(expected: number, host = HOST): Promise<number> {
 const utcMinute = (ms: number) => `${new Date(Math.ceil(ms / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 
 describe('a never-fetching crawler on a new host', () => {
-  it('is pending during the host\'s first 24 h, then ignores robots.txt once they are over', async () => {
+  it("is pending during the host's first 24 h, then ignores robots.txt once they are over", async () => {
     const start = Date.now() - HOUR
     for (let i = 0; i < 30; i++) expect((await crawl(`/admin/first-day/${i}`)).status).toBe(200)
     expect(await stored(30)).toBe(30)
@@ -89,7 +89,7 @@ describe('a never-fetching crawler on a new host', () => {
     expect(await stored(30, host)).toBe(30)
     expect((await report(start, host)).agents.find((a) => a.agentKey === 'gracelessbot')).toMatchObject({
       verdict: 'complies',
-      reason: '30 judged requests and no counted violation; 10 disallowed requests in the host\'s first 24 h not counted, none since',
+      reason: "30 judged requests and no counted violation; 10 disallowed requests in the host's first 24 h not counted, none since",
       evidence: { violations: { newHost: 10, counted: 0 }, pendingUntil: null },
     })
   }, 30_000)

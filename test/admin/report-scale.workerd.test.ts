@@ -31,10 +31,14 @@ describe('exact counts beyond any cap', () => {
     await recordRobotsVersion(db, { host: 'example.com', hash: 'v1', text: 'User-agent: *\nDisallow: /admin/\n', time: T0 - 30 * DAY })
     const seeded = { heavy1: 6_500, heavy2: 6_500, heavy3: 6_500, heavy4: 6_500, petalbot: 40, dotbot: 20, strayer: 2, clean: 0 }
     const events = [
-      ...crawl(bot('heavy1'), 8_000, seeded.heavy1), ...crawl(bot('heavy2'), 8_000, seeded.heavy2),
-      ...crawl(bot('heavy3'), 8_000, seeded.heavy3), ...crawl(bot('heavy4'), 8_000, seeded.heavy4),
-      ...crawl(bot('petalbot'), 3_932, seeded.petalbot), ...crawl(bot('dotbot'), 1_942, seeded.dotbot),
-      ...crawl(bot('strayer'), 1_000, seeded.strayer), ...crawl(bot('clean'), 1_000, 1).map((e) => ({ ...e, allowed: true, path: '/page/x' })),
+      ...crawl(bot('heavy1'), 8_000, seeded.heavy1),
+      ...crawl(bot('heavy2'), 8_000, seeded.heavy2),
+      ...crawl(bot('heavy3'), 8_000, seeded.heavy3),
+      ...crawl(bot('heavy4'), 8_000, seeded.heavy4),
+      ...crawl(bot('petalbot'), 3_932, seeded.petalbot),
+      ...crawl(bot('dotbot'), 1_942, seeded.dotbot),
+      ...crawl(bot('strayer'), 1_000, seeded.strayer),
+      ...crawl(bot('clean'), 1_000, 1).map((e) => ({ ...e, allowed: true, path: '/page/x' })),
     ].sort((a, b) => a.time - b.time)
     const groups = new Set(events.filter((e) => !e.allowed).map((e) => `${e.agent.id}\n${e.path}\n${Math.floor(e.time / HOUR)}`))
     expect(groups.size).toBeGreaterThan(FORMER_CAP)
@@ -46,8 +50,14 @@ describe('exact counts beyond any cap', () => {
     expect(report.totals.violations).toBe(Object.values(seeded).reduce((a, b) => a + b, 0))
     const verdicts = Object.fromEntries(report.agents.map((a) => [a.agentKey, a.verdict]))
     expect(verdicts).toEqual({
-      heavy1: 'ignores robots.txt', heavy2: 'ignores robots.txt', heavy3: 'ignores robots.txt', heavy4: 'ignores robots.txt',
-      petalbot: 'ignores robots.txt', dotbot: 'ignores robots.txt', strayer: 'isolated violations', clean: 'complies',
+      heavy1: 'ignores robots.txt',
+      heavy2: 'ignores robots.txt',
+      heavy3: 'ignores robots.txt',
+      heavy4: 'ignores robots.txt',
+      petalbot: 'ignores robots.txt',
+      dotbot: 'ignores robots.txt',
+      strayer: 'isolated violations',
+      clean: 'complies',
     })
     expect(report.totals.truncated).toBe(false)
     // Paths beyond each day's cap add up under "other", and the top list still adds up.

@@ -70,7 +70,8 @@ describe('the evidence rule', () => {
     const report = await getReport(db, WEEK)
     expect(agent(report, 'bytescraper').evidence.violations).toMatchObject({ newHost: 10, neverFetched: 0, counted: 0 })
     expect(agent(report, 'bytescraper')).toMatchObject({
-      verdict: 'pending', reason: '10 disallowed requests in the host\'s first 24 h; judged from 2026-01-07 10:00 UTC if they go on',
+      verdict: 'pending',
+      reason: "10 disallowed requests in the host's first 24 h; judged from 2026-01-07 10:00 UTC if they go on",
       evidence: { pendingUntil: T0 + 2 * DAY, pendingHost: 'new.example' },
     })
     expect(agent(report, 'gptbot').evidence.violations).toMatchObject({ newHost: 0, neverFetched: 10, counted: 10 })
@@ -91,11 +92,7 @@ describe('the report keeps apart', () => {
   })
 
   it('claims that could not be checked: never counted against the crawler they name', async () => {
-    await writeEvents(db, [
-      fetched({ time: T0 + HOUR }),
-      ...traffic(googlebot, 30, T0 + 2 * HOUR),
-      ...traffic(googlebot, 30, T0 + 3 * HOUR, 2, { verification: 'unknown' }),
-    ])
+    await writeEvents(db, [fetched({ time: T0 + HOUR }), ...traffic(googlebot, 30, T0 + 2 * HOUR), ...traffic(googlebot, 30, T0 + 3 * HOUR, 2, { verification: 'unknown' })])
     const report = await getReport(db, WEEK)
     expect(agent(report, 'googlebot')).toMatchObject({ verdict: 'complies', evidence: { requests: 30, violations: { counted: 0 } } })
     expect(report.unchecked).toEqual([expect.objectContaining({ agentKey: 'googlebot', operator: 'Google', requests: 30, violations: 15 })])
@@ -116,7 +113,10 @@ describe('filters and coverage', () => {
   it('says what its window covers: counts in whole hours, samples since the last pruning, paths in whole days', async () => {
     const now = T0 + 7 * DAY
     // Three days, 10 requests an hour: 720 counted, all of them kept as samples at first.
-    await writeEvents(db, Array.from({ length: 720 }, (_, i) => judged({ time: now - 3 * DAY + i * 6 * MINUTE, path: `/p/${i % 40}` })))
+    await writeEvents(
+      db,
+      Array.from({ length: 720 }, (_, i) => judged({ time: now - 3 * DAY + i * 6 * MINUTE, path: `/p/${i % 40}` })),
+    )
     const before = await getReport(db, { since: now - 7 * DAY, until: now })
     expect(before.coverage.counts).toEqual({ since: now - 7 * DAY, until: now })
     expect(before.coverage.summary).toBe(

@@ -65,7 +65,12 @@ describe('check: the verdict and its provenance', () => {
   // The CLI verdict is judge()'s verdict, for the same identity and path.
   it('agrees with judge() on the same policy', () => {
     const policy = createPolicies(config).get('localhost', 'production')
-    for (const [agent, path] of [[GOOGLEBOT, '/private/x'], ['GPTBot', '/'], ['curl/8.5.0', '/admin/'], ['Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', '/a.pdf']] as const) {
+    for (const [agent, path] of [
+      [GOOGLEBOT, '/private/x'],
+      ['GPTBot', '/'],
+      ['curl/8.5.0', '/admin/'],
+      ['Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', '/a.pdf'],
+    ] as const) {
       const expected = judge(policy, identifyAgent(agent)!, path)
       expect(run(agent, path).doc.verdict, agent).toEqual({ ...expected, rule: expected.rule && { ...expected.rule, text: expect.any(String) } })
     }

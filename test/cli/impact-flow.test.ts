@@ -26,8 +26,10 @@ beforeAll(async () => {
   worker = await startWorker({ outdir: OUT, adminToken: TOKEN, d1OnDisk: true, bundles: await builtWorkers() })
   const report = await simulate({ url: worker.url, seconds: 4, rate: 50, seed: 13 })
   await waitForLedger(worker.db, { expected: report.clients.filter((c) => c.spec.role !== 'browser').reduce((s, c) => s + c.requests, 0) })
-  const rows = await worker.db.prepare(`SELECT DISTINCT agent_key AS agent, path FROM events
-    WHERE type = 'request' AND verification = 'verified' AND path LIKE '/articles/%' AND agent_key IN ('googlebot', 'bingbot')`).all<{ agent: string; path: string }>()
+  const rows = await worker.db
+    .prepare(`SELECT DISTINCT agent_key AS agent, path FROM events
+    WHERE type = 'request' AND verification = 'verified' AND path LIKE '/articles/%' AND agent_key IN ('googlebot', 'bingbot')`)
+    .all<{ agent: string; path: string }>()
   articlesCrawled = {}
   for (const r of rows.results) (articlesCrawled[r.agent] ??= []).push(r.path)
   // 1. The edit a site owner makes: /articles/ disallowed in every group that allowed it.
@@ -86,7 +88,11 @@ describe('simulate, disallow /articles/, impact', { timeout: 60_000 }, () => {
   it('gives the same in --json, with the lines of the rendered candidate, and exits 0 with --fail-on none', async () => {
     const { code, io } = await impact('--json', '--fail-on', 'none')
     expect(code).toBe(0)
-    const doc = jsonOf(io) as { summary: { protectedLosing: string[] }; exitCode: number; agents: { agentKey: string; lost: { paths: number; changes: { after: { rule: { line: number; pattern: string } } }[] } }[] }
+    const doc = jsonOf(io) as {
+      summary: { protectedLosing: string[] }
+      exitCode: number
+      agents: { agentKey: string; lost: { paths: number; changes: { after: { rule: { line: number; pattern: string } } }[] } }[]
+    }
     expect(doc.summary.protectedLosing).toEqual(expect.arrayContaining(['googlebot', 'bingbot']))
     expect(doc.exitCode).toBe(0)
     const google = doc.agents.find((a) => a.agentKey === 'googlebot')!

@@ -18,7 +18,6 @@ import type { JudgedRequest } from '../../src/core/events.ts'
 import { gptbot, HOUR, judged } from '../support/report-fixtures.ts'
 import { captureIo, jsonOf, migrate } from '../support/cli-io.ts'
 
-
 /** src/ledger/ledger.ts, loaded at run time (a Workers module; see report.test.ts). */
 interface LedgerModule {
   writeEvents(db: unknown, events: readonly JudgedRequest[]): Promise<number>
@@ -141,7 +140,7 @@ describe('impact: the local D1', { timeout: 120_000 }, () => {
   it('through the CLI: --remote needs a URL, --fail-on takes protected or none, exit 2 on usage errors', async () => {
     const bare = captureIo()
     expect(await run(['impact', '--remote', '--config', configFile], bare)).toBe(2)
-    expect(bare.stderr[0]).toContain('--remote needs the Worker\'s URL')
+    expect(bare.stderr[0]).toContain("--remote needs the Worker's URL")
     const bad = captureIo()
     expect(await run(['impact', '--config', configFile, '--fail-on', 'sometimes'], bad)).toBe(2)
     const print = captureIo()
@@ -154,14 +153,31 @@ describe('impact: the local D1', { timeout: 120_000 }, () => {
 })
 
 describe('impact --remote', () => {
-  it('asks the Worker for its hosts, then posts the candidate per host with the config\'s lists, with the token', async () => {
+  it("asks the Worker for its hosts, then posts the candidate per host with the config's lists, with the token", async () => {
     const seen: { method: string; url: string; auth: string | null; body: unknown }[] = []
-    const doc = { days: { since: 0, until: 86_400_000 }, baseline: 'current', hosts: [], agents: [], skipped: [], rowsRead: 0,
+    const doc = {
+      days: { since: 0, until: 86_400_000 },
+      baseline: 'current',
+      hosts: [],
+      agents: [],
+      skipped: [],
+      rowsRead: 0,
       summary: { agents: 0, changed: 0, requests: 0, replayed: 0, shapes: 0, lost: 0, gained: 0, protectedLosing: [] },
-      estimate: { beyondCap: 0, shapeCap: 200, beyondRead: 0, maxShapes: 50_000, shapesSince: 0, exact: true } }
+      estimate: { beyondCap: 0, shapeCap: 200, beyondRead: 0, maxShapes: 50_000, shapesSince: 0, exact: true },
+    }
     const fakeFetch = (async (url: URL, init: RequestInit) => {
       seen.push({ method: init.method ?? 'GET', url: String(url), auth: new Headers(init.headers).get('authorization'), body: init.body ? JSON.parse(String(init.body)) : null })
-      return Response.json(String(url).includes('/history') ? { hosts: [{ host: 'example.com', versions: [] }, { host: 'shop.example', versions: [] }], truncated: false } : doc)
+      return Response.json(
+        String(url).includes('/history')
+          ? {
+              hosts: [
+                { host: 'example.com', versions: [] },
+                { host: 'shop.example', versions: [] },
+              ],
+              truncated: false,
+            }
+          : doc,
+      )
     }) as unknown as typeof fetch
     const io = captureIo({ env: { ROBOTS_ADMIN_TOKEN: 's3cret' } })
     const { host: _, ...all } = options
@@ -200,7 +216,12 @@ describe('history and diff', { timeout: 120_000 }, () => {
     const io = captureIo()
     expect(await history({ persistTo: dir }, io)).toBe(0)
     const text = io.text()
-    expect(text).toMatch(new RegExp(`^example\\.com\\n\\s+Version\\s+First served\\s+Last used \\(day\\)\\s+Deployment\\s+Lines\\s+Change\\n\\s+${v1.slice(0, 12)}\\s+[\\d-]+ [\\d:]+\\s+[\\d-]+\\s+-\\s+3\\s+rules changed\\n\\s+${v2.slice(0, 12)}\\s+[\\d-]+ [\\d:]+\\s+[\\d-]+\\s+-\\s+4\\s+rules changed\\s+served now$`, 'm'))
+    expect(text).toMatch(
+      new RegExp(
+        `^example\\.com\\n\\s+Version\\s+First served\\s+Last used \\(day\\)\\s+Deployment\\s+Lines\\s+Change\\n\\s+${v1.slice(0, 12)}\\s+[\\d-]+ [\\d:]+\\s+[\\d-]+\\s+-\\s+3\\s+rules changed\\n\\s+${v2.slice(0, 12)}\\s+[\\d-]+ [\\d:]+\\s+[\\d-]+\\s+-\\s+4\\s+rules changed\\s+served now$`,
+        'm',
+      ),
+    )
     expect(text).toContain('other.example')
     const one = captureIo()
     await history({ persistTo: dir, host: 'other.example', json: true }, one)
@@ -211,8 +232,15 @@ describe('history and diff', { timeout: 120_000 }, () => {
     const io = captureIo()
     expect(await diff({ persistTo: dir, from: v1.slice(0, 6), to: v2.slice(0, 6) }, io)).toBe(0)
     expect(io.stdout).toEqual([
-      `--- ${v1.slice(0, 12)} (example.com)`, `+++ ${v2.slice(0, 12)} (example.com)`,
-      '@@ line 1 -> line 1 @@', '- # first', '+ # second', '  User-agent: *', '+ Disallow: /drafts/', '  Allow: /', '1 line removed, 2 lines added',
+      `--- ${v1.slice(0, 12)} (example.com)`,
+      `+++ ${v2.slice(0, 12)} (example.com)`,
+      '@@ line 1 -> line 1 @@',
+      '- # first',
+      '+ # second',
+      '  User-agent: *',
+      '+ Disallow: /drafts/',
+      '  Allow: /',
+      '1 line removed, 2 lines added',
     ])
     const previous = captureIo()
     await diff({ persistTo: dir, from: v2.slice(0, 8) }, previous)
@@ -225,7 +253,9 @@ describe('history and diff', { timeout: 120_000 }, () => {
     await expect(diff({ persistTo: dir, from: v1.slice(0, 8) }, captureIo())).rejects.toThrow(/is the first version of example\.com's robots\.txt stored/)
     await expect(diff({ persistTo: dir, from: v1.slice(0, 3) }, captureIo())).rejects.toThrow(/at least 4 characters/)
     const prefix = contentHash(TWINS[0]).slice(0, 4)
-    await expect(diff({ persistTo: dir, from: prefix }, captureIo())).rejects.toThrow(new RegExp(`^${prefix} names 2 versions: \\w{12} \\(twins\\.example\\), \\w{12} \\(twins\\.example\\)\\. Give more of the hash\\.$`))
+    await expect(diff({ persistTo: dir, from: prefix }, captureIo())).rejects.toThrow(
+      new RegExp(`^${prefix} names 2 versions: \\w{12} \\(twins\\.example\\), \\w{12} \\(twins\\.example\\)\\. Give more of the hash\\.$`),
+    )
     // Within one host (--host), the same prefix may be unambiguous elsewhere: it is looked up there only.
     await expect(diff({ persistTo: dir, host: 'example.com', from: prefix }, captureIo())).rejects.toThrow(/no stored version of example\.com's robots\.txt starts with/)
   })

@@ -38,7 +38,12 @@ describe('lint <file>', () => {
     expect(lint({ file: BAD_FILE, json: true }, io)).toBe(1)
     const doc = jsonOf(io)
     expect(doc).toMatchObject({ ok: false, file: BAD_FILE })
-    expect((doc.diagnostics as { line: number; code: string }[]).map((d) => [d.line, d.code])).toEqual([[1, 'rule-outside-group'], [3, 'typo-accepted'], [4, 'pattern-start'], [5, 'sitemap-url']])
+    expect((doc.diagnostics as { line: number; code: string }[]).map((d) => [d.line, d.code])).toEqual([
+      [1, 'rule-outside-group'],
+      [3, 'typo-accepted'],
+      [4, 'pattern-start'],
+      [5, 'sitemap-url'],
+    ])
   })
 
   it('exits 0 on a clean file', () => {
@@ -89,10 +94,31 @@ describe('lint (the config)', () => {
   // Warnings (a token in two groups) do not fail the run.
   it('shows warnings and exits 0 when there is no error', () => {
     const io = captureIo()
-    expect(lint({ config: { rules: [{ userAgent: 'GPTBot', disallow: '/a' }, { userAgent: 'GPTBot', disallow: '/b' }] }, json: true }, io)).toBe(0)
+    expect(
+      lint(
+        {
+          config: {
+            rules: [
+              { userAgent: 'GPTBot', disallow: '/a' },
+              { userAgent: 'GPTBot', disallow: '/b' },
+            ],
+          },
+          json: true,
+        },
+        io,
+      ),
+    ).toBe(0)
     const doc = jsonOf(io)
     expect(doc.ok).toBe(true)
-    expect(doc.issues).toEqual([{ severity: 'warning', path: 'rules[1].userAgent', message: expect.stringContaining('"GPTBot" is also named at rules[0].userAgent'), fix: 'Name each token in one group.', contexts: CHECK_CONTEXTS }])
+    expect(doc.issues).toEqual([
+      {
+        severity: 'warning',
+        path: 'rules[1].userAgent',
+        message: expect.stringContaining('"GPTBot" is also named at rules[0].userAgent'),
+        fix: 'Name each token in one group.',
+        contexts: CHECK_CONTEXTS,
+      },
+    ])
   })
 
   // A config function can fail in some contexts only; each issue says where.
@@ -110,7 +136,10 @@ describe('lint (the config)', () => {
   it('lints the rendered output too', () => {
     const io = captureIo()
     expect(lint({ config: { rules: { userAgent: '*', disallow: '/x', other: { 'X-Robots-Extra': 'on' } } } }, io)).toBe(0)
-    expect(io.stdout.slice(3, 5)).toEqual(['robots.txt for localhost, example.com (production)', '  2  info  "X-Robots-Extra" is not a key crawlers are known to read; they ignore the line.  unknown-key'])
+    expect(io.stdout.slice(3, 5)).toEqual([
+      'robots.txt for localhost, example.com (production)',
+      '  2  info  "X-Robots-Extra" is not a key crawlers are known to read; they ignore the line.  unknown-key',
+    ])
     expect(io.stdout.at(-1)).toBe('⚠ 0 errors, 0 warnings, 1 info')
   })
 
@@ -152,7 +181,8 @@ describe('lint <file> --fix', () => {
     writeFileSync(path, text)
     return path
   }
-  const UNSAFE = 'User-agent: googlebot\nDisallow: /images/\nDisallow: /admin/\n\nUser-agent: *\nAllow: /\nDisallow: /admin/ # back office\n\nUser-agent: googlebot-image\nAllow: /images/\nDisallow: /admin/\n'
+  const UNSAFE =
+    'User-agent: googlebot\nDisallow: /images/\nDisallow: /admin/\n\nUser-agent: *\nAllow: /\nDisallow: /admin/ # back office\n\nUser-agent: googlebot-image\nAllow: /images/\nDisallow: /admin/\n'
 
   // Without --fix, the warnings name the readers, the example URL, each deciding line and the fix.
   it('warns where the readers disagree', () => {
@@ -174,10 +204,12 @@ describe('lint <file> --fix', () => {
     const path = file(UNSAFE)
     const io = captureIo()
     expect(lint({ file: path, fix: true }, io)).toBe(0)
-    expect(readFileSync(path, 'utf8')).toBe('User-agent: googlebot-image\nAllow: /images/\nDisallow: /admin/\n\nUser-agent: googlebot\nDisallow: /images/\nDisallow: /admin/\n\nUser-agent: *\nDisallow: /admin/\nAllow: /\n')
+    expect(readFileSync(path, 'utf8')).toBe(
+      'User-agent: googlebot-image\nAllow: /images/\nDisallow: /admin/\n\nUser-agent: googlebot\nDisallow: /images/\nDisallow: /admin/\n\nUser-agent: *\nDisallow: /admin/\nAllow: /\n',
+    )
     expect(io.stdout).toEqual([
       path,
-      '  fixed: wrote the reader-safe order (longest rule first, Allow first at equal length, groups whose token contains another\'s first, * last); the RFC 9309 meaning is unchanged',
+      "  fixed: wrote the reader-safe order (longest rule first, Allow first at equal length, groups whose token contains another's first, * last); the RFC 9309 meaning is unchanged",
       '  line 7: rule moved: longest pattern first, Allow before Disallow at equal length. (same meaning)',
       '  line 9: group "googlebot-image" moved: groups whose token contains another\'s first, * last. (same meaning)',
       '  left out 1 comment inside groups or after a record (line 7)',

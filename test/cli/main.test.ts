@@ -46,7 +46,11 @@ describe('run: usage and help', () => {
   })
 
   it("prints a command's usage on <command> --help and on help <command>", async () => {
-    for (const argv of [['check', '--help'], ['help', 'check'], ['check', '-h']]) {
+    for (const argv of [
+      ['check', '--help'],
+      ['help', 'check'],
+      ['check', '-h'],
+    ]) {
       const io = captureIo()
       expect(await run(argv, io)).toBe(0)
       expect(io.stdout[0]).toBe('Usage: robots-edge check <agent> <url-or-path> [--host H] [--env E] [options]')
@@ -78,7 +82,12 @@ describe('run: failures', () => {
     const io = captureIo()
     expect(await run(['print', '--config', 'test/cli/fixtures/bad.config.ts'], io)).toBe(1)
     expect(io.stderr[0]).toBe('robots-edge: Invalid robots config:')
-    expect(io.stderr.slice(1).filter((l) => !l.includes('fix:')).map((l) => l.trim().split(/ {2,}/)[1])).toEqual(['rules[0].userAgent', 'rules[0].disallow', 'sitemap'])
+    expect(
+      io.stderr
+        .slice(1)
+        .filter((l) => !l.includes('fix:'))
+        .map((l) => l.trim().split(/ {2,}/)[1]),
+    ).toEqual(['rules[0].userAgent', 'rules[0].disallow', 'sitemap'])
   })
 
   it('reports a config that is missing, throws while loading, or exports nothing', async () => {

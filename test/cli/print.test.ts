@@ -76,7 +76,17 @@ describe('print', () => {
   // Warnings go to stderr, so the file on stdout stays clean.
   it('reports config warnings on stderr', () => {
     const io = captureIo()
-    print({ config: { rules: [{ userAgent: 'GPTBot', disallow: '/a' }, { userAgent: 'gptbot', disallow: '/b' }] } }, io)
+    print(
+      {
+        config: {
+          rules: [
+            { userAgent: 'GPTBot', disallow: '/a' },
+            { userAgent: 'gptbot', disallow: '/b' },
+          ],
+        },
+      },
+      io,
+    )
     expect(io.stderr).toEqual([expect.stringMatching(/^warning: rules\[1\]\.userAgent: "gptbot" is also named at rules\[0\]\.userAgent/)])
     expect(io.stdout).toEqual(['User-agent: GPTBot', 'Disallow: /a', 'Disallow: /b'])
   })

@@ -55,7 +55,7 @@ afterAll(async () => {
 })
 
 describe('the snapshot writer (npm run ranges:snapshot), over the fixture lists', () => {
-  it('writes a dated file the reader accepts: each list\'s URL, retrieval time and entries', () => {
+  it("writes a dated file the reader accepts: each list's URL, retrieval time and entries", () => {
     const read = readSnapshot(snapshotFile)
     expect(read).toEqual(written)
     expect(read?.snapshot).toBe('2026-11-27')
@@ -88,7 +88,9 @@ describe('the snapshot writer (npm run ranges:snapshot), over the fixture lists'
   })
 
   it('a file edited into another shape is an error naming the field', () => {
-    expect(() => checkSnapshot({ ...written, snapshot: 'last week' }, 'x.json')).toThrow(new CliError('x.json: snapshot is not as robots-edge writes it; write the file again with `npm run ranges:snapshot`'))
+    expect(() => checkSnapshot({ ...written, snapshot: 'last week' }, 'x.json')).toThrow(
+      new CliError('x.json: snapshot is not as robots-edge writes it; write the file again with `npm run ranges:snapshot`'),
+    )
     expect(() => checkSnapshot({ ...written, lists: [{ ...written.lists[0], entries: [1] }] }, 'x.json')).toThrow(/lists\[0\]\.entries/)
     expect(() => checkSnapshot({ ...written, missing: [{ url: 'x' }] }, 'x.json')).toThrow(/missing\[0\]/)
     expect(() => checkSnapshot(null, 'x.json')).toThrow(CliError)
@@ -141,16 +143,19 @@ describe('a package that ships no snapshot', () => {
 })
 
 describe('ranges: the local KV', { timeout: 60_000 }, () => {
-  it('--snapshot --snapshot-file stores the snapshot\'s lists where `npm run dev` reads them, labelled as the snapshot', async () => {
+  it("--snapshot --snapshot-file stores the snapshot's lists where `npm run dev` reads them, labelled as the snapshot", async () => {
     const io = captureIo()
     expect(await ranges({ persistTo: dir, snapshot: true, snapshotFile }, io)).toBe(0)
     expect(io.stdout[0]).toBe(`Loaded ${written.lists.length} of ${ipRangeLists.length} IP-range lists into local KV (${dir}):`)
     expect(io.text()).toMatch(/✓ +Microsoft +bingbot\.json +7 entries +snapshot of 2026-11-27$/m)
-    expect(io.text()).toContain('Snapshot of 2026-11-27: copies fetched from the operators\' URLs by `npm run ranges:snapshot`. Not live data:')
-    expect(io.text()).toContain('To load the live lists, run `npx robots-edge ranges` where the operators\' sites are reachable')
+    expect(io.text()).toContain("Snapshot of 2026-11-27: copies fetched from the operators' URLs by `npm run ranges:snapshot`. Not live data:")
+    expect(io.text()).toContain("To load the live lists, run `npx robots-edge ranges` where the operators' sites are reachable")
 
     const { getPlatformProxy } = await import('wrangler')
-    const proxy = await getPlatformProxy<{ ROBOTS_KV: { get(key: string, type: 'json'): Promise<unknown>; getWithMetadata(key: string): Promise<{ metadata: unknown }> } }>({ persist: { path: `${dir}/v3` }, remoteBindings: false })
+    const proxy = await getPlatformProxy<{ ROBOTS_KV: { get(key: string, type: 'json'): Promise<unknown>; getWithMetadata(key: string): Promise<{ metadata: unknown }> } }>({
+      persist: { path: `${dir}/v3` },
+      remoteBindings: false,
+    })
     try {
       const index = (await proxy.env.ROBOTS_KV.get('ip-ranges:v1:index', 'json')) as { urls: string[] }
       expect(index.urls.sort()).toEqual(written.lists.map((l) => l.url).sort())
@@ -171,7 +176,11 @@ describe('ranges: the local KV', { timeout: 60_000 }, () => {
     expect(doc.snapshot).toEqual({ date: '2026-11-27' })
     const google = doc.lists.find((l) => l.url.endsWith('/common-crawlers.json'))!
     expect(google).toMatchObject({ loaded: true, source: 'snapshot', liveError: 'fetch failed: getaddrinfo ENOTFOUND developers.google.com' })
-    expect(doc.lists.find((l) => l.url.endsWith('/applebot.json'))).toMatchObject({ loaded: false, source: null, error: 'live fetch failed (fetch failed: getaddrinfo ENOTFOUND developers.google.com); the snapshot of 2026-11-27 has no copy (HTTP 404)' })
+    expect(doc.lists.find((l) => l.url.endsWith('/applebot.json'))).toMatchObject({
+      loaded: false,
+      source: null,
+      error: 'live fetch failed (fetch failed: getaddrinfo ENOTFOUND developers.google.com); the snapshot of 2026-11-27 has no copy (HTTP 404)',
+    })
   })
 })
 

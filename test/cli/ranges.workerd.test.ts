@@ -77,7 +77,9 @@ describe('robots-edge ranges, through the Worker entry', () => {
     const code = await ranges({ url: ORIGIN, fetch: network(), snapshotData: await testSnapshot(), now: () => Date.now() }, cli)
     expect(code).toBe(0)
     expect(out[0]).toBe(`Loaded ${ipRangeLists.length} of ${ipRangeLists.length} IP-range lists into ${ORIGIN}:`)
-    expect(out.find((l) => l.includes('common-crawlers.json'))).toMatch(/✓ +Google +common-crawlers\.json +13 entries +live, fetched \d{4}-\d\d-\d\d \d\d:\d\d UTC from https:\/\/developers\.google\.com/)
+    expect(out.find((l) => l.includes('common-crawlers.json'))).toMatch(
+      /✓ +Google +common-crawlers\.json +13 entries +live, fetched \d{4}-\d\d-\d\d \d\d:\d\d UTC from https:\/\/developers\.google\.com/,
+    )
 
     const after = await coverage()
     expect(after.operators.filter((o) => o.message !== null)).toEqual([])
@@ -91,7 +93,7 @@ describe('robots-edge ranges, through the Worker entry', () => {
     expect(code).toBe(0)
     expect(out.find((l) => l.includes('common-crawlers.json'))).toMatch(/13 entries +snapshot of 2026-08-22 \(live fetch failed: fetch failed\)/)
     expect(out.find((l) => l.includes('bingbot.json'))).toMatch(/not loaded +live fetch failed \(fetch failed\); the snapshot of 2026-08-22 has no copy \(HTTP 404\)$/)
-    expect(out).toContain('To load the live lists, run `npx robots-edge ranges --remote http://localhost` where the operators\' sites are reachable.')
+    expect(out).toContain("To load the live lists, run `npx robots-edge ranges --remote http://localhost` where the operators' sites are reachable.")
 
     const { operators } = await coverage()
     const google = operators.find((o) => o.operator === 'Google')!
@@ -141,16 +143,19 @@ describe('robots-edge ranges, through the Worker entry', () => {
     const { out, io: cli } = io()
     expect(await ranges({ url: ORIGIN, fetch: offline, snapshotData: null }, cli)).toBe(1)
     expect(out.filter((l) => l.includes('ships no IP-range snapshot'))).toEqual([
-      'Note: this copy of robots-edge ships no IP-range snapshot: run `npm run ranges:snapshot` on a machine with internet, or `robots-edge ranges` where the operators\' URLs are reachable.',
+      "Note: this copy of robots-edge ships no IP-range snapshot: run `npm run ranges:snapshot` on a machine with internet, or `robots-edge ranges` where the operators' URLs are reachable.",
     ])
     expect((await coverage()).operators.find((o) => o.operator === 'Google')).toMatchObject({ status: 'missing', fix: 'npx robots-edge ranges' })
   })
 })
 
 describe('POST /_robots/api/ip-ranges', () => {
-  const post = (body: string, token: string | null = TOKEN) => SELF.fetch(`${ORIGIN}/_robots/api/ip-ranges`, {
-    method: 'POST', body, headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-  })
+  const post = (body: string, token: string | null = TOKEN) =>
+    SELF.fetch(`${ORIGIN}/_robots/api/ip-ranges`, {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    })
   const list = { url: GOOGLEBOT, format: 'ip-lines', text: '66.249.64.0/27\n', source: 'live', fetchedAt: Date.UTC(2026, 10, 1) }
 
   it('needs the admin token', async () => {

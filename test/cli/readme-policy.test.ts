@@ -29,7 +29,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 describe('a token named twice, on its own and through a preset', () => {
   // Crawlers merge the two groups (RFC 9309 §2.2.1); the merged group names each rule once.
   it('is written as one group with each rule once', () => {
-    const input = { rules: [{ userAgent: ['GPTBot', 'CCBot'], disallow: '/' }, { userAgent: agents.aiTraining, disallow: '/' }] }
+    const input = {
+      rules: [
+        { userAgent: ['GPTBot', 'CCBot'], disallow: '/' },
+        { userAgent: agents.aiTraining, disallow: '/' },
+      ],
+    }
     const { text } = buildPolicy(resolveConfig(input, CHECK_CONTEXTS[0]!).config)
     const gptbot = text.split(/\n\n+/).filter((g) => /^User-agent: gptbot$/im.test(g))
     expect(gptbot).toHaveLength(1)

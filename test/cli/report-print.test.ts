@@ -10,12 +10,20 @@ import { DAY, HOUR, T0 } from '../support/report-fixtures.ts'
 import { captureIo } from '../support/cli-io.ts'
 
 const row = (agentKey: string, cls: CounterRow['cls'], requests: number): CounterRow => ({
-  agentKey, verification: 'unverified', cls, requests, blocked: 0, sampled: 0, first: T0, last: T0 + HOUR,
+  agentKey,
+  verification: 'unverified',
+  cls,
+  requests,
+  blocked: 0,
+  sampled: 0,
+  first: T0,
+  last: T0 + HOUR,
 })
 
 describe('report: a pending agent in the text output', () => {
   const report = buildReport({
-    filter: { since: T0, until: T0 + DAY }, source: 'd1',
+    filter: { since: T0, until: T0 + DAY },
+    source: 'd1',
     agents: [
       { agentKey: 'bytespider', agentId: 'bytespider', kind: 'bot', operator: 'ByteDance', category: 'AI Crawler', declaredObeys: false },
       { agentKey: 'python-requests', agentId: null, kind: 'tool', operator: null, category: null, declaredObeys: null },
@@ -26,7 +34,12 @@ describe('report: a pending agent in the text output', () => {
       { agentKey: 'bytespider', host: 'example.com', cls: 'newHost', requests: 115, until: T0 + DAY + 20_000, seenSince: false },
       { agentKey: 'python-requests', host: 'example.com', cls: 'newHost', requests: 12, until: T0 + DAY + 20_000, seenSince: false },
     ],
-    paths: [], rules: [], groupUses: [], texts: new Map(), timeline: [], timelineBin: HOUR,
+    paths: [],
+    rules: [],
+    groupUses: [],
+    texts: new Map(),
+    timeline: [],
+    timelineBin: HOUR,
     coverage: { counts: { since: T0, until: T0 + DAY }, samples: null, paths: { since: T0, until: T0, other: 0 }, summary: 'counts cover the full day' },
   })
 
@@ -37,7 +50,9 @@ describe('report: a pending agent in the text output', () => {
     expect(text).toMatch(/^1 agent · 115 judged requests · 0 counted violations · 0 ignoring robots\.txt · 0 spoofed requests · 1 pending · 52 tool requests$/m)
     expect(text).toMatch(/^ {2}bytespider\s.+\spending: 115 disallowed requests in the host's first 24 h; judged from 2026-01-06 10:01 UTC if they go on$/m)
     expect(text).toMatch(/^ {2}python-requests\s.+\spending: 12 disallowed requests in the host's first 24 h; judged from 2026-01-06 10:01 UTC if they go on$/m)
-    expect(text).toContain('pending: disallowed requests only in a 24 h grace period (a host\'s first day, or a rule change), not held against it yet and never cleared. The first are judged from 2026-01-06 10:01 UTC (on example.com).')
+    expect(text).toContain(
+      "pending: disallowed requests only in a 24 h grace period (a host's first day, or a rule change), not held against it yet and never cleared. The first are judged from 2026-01-06 10:01 UTC (on example.com).",
+    )
     expect(text).not.toContain('complies')
   })
 })

@@ -13,7 +13,6 @@ import type { JudgedRequest } from '../../src/core/events.ts'
 import { ccbot, fetched, gptbot, HOUR, judged } from '../support/report-fixtures.ts'
 import { captureIo, jsonOf, migrate } from '../support/cli-io.ts'
 
-
 let dir = ''
 const now = Date.now()
 
@@ -45,8 +44,10 @@ beforeAll(async () => {
     expect(await writeEvents(proxy.env.DB, events)).toBe(events.length)
     // An outage the recorder counted (src/ledger/losses.ts).
     const db = proxy.env.DB as { prepare(sql: string): { bind(...values: unknown[]): { run(): Promise<unknown> } } }
-    await db.prepare('INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?, ?, ?, ?, ?)')
-      .bind('a1b2c3d4-1', now - 3 * HOUR, now - 3 * HOUR + 600_000, 1234, now).run()
+    await db
+      .prepare('INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?, ?, ?, ?, ?)')
+      .bind('a1b2c3d4-1', now - 3 * HOUR, now - 3 * HOUR + 600_000, 1234, now)
+      .run()
   } finally {
     await proxy.dispose()
   }
@@ -60,10 +61,11 @@ afterAll(async () => {
 describe('report: the local D1', { timeout: 60_000 }, () => {
   // The plain report, run once and read by the tests that check its parts.
   let plain: Promise<{ code: number; io: ReturnType<typeof captureIo> }> | undefined
-  const plainReport = () => (plain ??= (async () => {
-    const io = captureIo()
-    return { code: await report({ persistTo: dir }, io), io }
-  })())
+  const plainReport = () =>
+    (plain ??= (async () => {
+      const io = captureIo()
+      return { code: await report({ persistTo: dir }, io), io }
+    })())
 
   it('prints the per-agent table, worst first, with verdicts, spoofed claims and the rules with their lines', async () => {
     const { code, io } = await plainReport()
@@ -116,8 +118,10 @@ describe('report: the local D1', { timeout: 60_000 }, () => {
     expect(io.text()).toContain('ignores robots.txt: at least 3 counted violations and 1 % of its requests; fewer are isolated violations.')
   })
 
-  it('refuses a bad filter with the API\'s own message, as a usage error', async () => {
-    await expect(report({ persistTo: dir, since: 'yesterday' }, captureIo())).rejects.toThrow(new UsageError('--since: "yesterday" is not a time; use an ISO date-time (2026-01-05T10:00Z), milliseconds since the epoch, or a time ago such as 24h, 7d or 2w'))
+  it("refuses a bad filter with the API's own message, as a usage error", async () => {
+    await expect(report({ persistTo: dir, since: 'yesterday' }, captureIo())).rejects.toThrow(
+      new UsageError('--since: "yesterday" is not a time; use an ISO date-time (2026-01-05T10:00Z), milliseconds since the epoch, or a time ago such as 24h, 7d or 2w'),
+    )
   })
 
   it("reads [env.staging]'s own database, and says what to do when it has no tables", async () => {
@@ -128,7 +132,15 @@ describe('report: the local D1', { timeout: 60_000 }, () => {
 })
 
 describe('report: --url', () => {
-  const document = { filter: { since: 0, until: HOUR }, agents: [], spoofed: [], totals: { requests: 0, agents: 0, violations: 0, grace: 0, spoofedRequests: 0, spoofedViolations: 0, ignoring: 0, truncated: false }, topRules: [], topPaths: [], timeline: [] }
+  const document = {
+    filter: { since: 0, until: HOUR },
+    agents: [],
+    spoofed: [],
+    totals: { requests: 0, agents: 0, violations: 0, grace: 0, spoofedRequests: 0, spoofedViolations: 0, ignoring: 0, truncated: false },
+    topRules: [],
+    topPaths: [],
+    timeline: [],
+  }
 
   it('reads the API of a running Worker with the token from ROBOTS_ADMIN_TOKEN', async () => {
     const seen: { url: string; auth: string | null }[] = []
@@ -143,13 +155,13 @@ describe('report: --url', () => {
     expect(io.text()).toContain('No crawler was judged in this range.')
   })
 
-  it('claims that could not be checked come with the command that loads their operators\' IP ranges into that Worker', async () => {
+  it("claims that could not be checked come with the command that loads their operators' IP ranges into that Worker", async () => {
     const unchecked = [{ agentKey: 'googlebot', operator: 'Google', requests: 3, violations: 1, firstViolation: 0, lastViolation: 0, examplePaths: ['/admin/'], lastSeen: 0 }]
     const fakeFetch = (async () => Response.json({ ...document, unchecked })) as unknown as typeof fetch
     const io = captureIo({ env: { ROBOTS_ADMIN_TOKEN: 's3cret' } })
     expect(await report({ url: 'https://robots-edge.example.workers.dev/', remote: true, fetch: fakeFetch }, io)).toBe(0)
     expect(io.text()).toMatch(/Claims that could not be checked[\s\S]+googlebot\s+Google\s+3\s+1/)
-    expect(io.text()).toContain('Their operators\' IP ranges were not loaded: run `npx robots-edge ranges --remote https://robots-edge.example.workers.dev` to load them, and later claims are checked.')
+    expect(io.text()).toContain("Their operators' IP ranges were not loaded: run `npx robots-edge ranges --remote https://robots-edge.example.workers.dev` to load them, and later claims are checked.")
   })
 
   it('explains a refused token, a missing token and an unreachable Worker', async () => {

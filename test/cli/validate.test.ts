@@ -16,7 +16,19 @@ describe('validate', () => {
   // Warnings are printed but do not stop a deploy.
   it('prints warnings and still exits 0', () => {
     const io = captureIo()
-    expect(validate({ config: { rules: [{ userAgent: 'GPTBot', disallow: '/a' }, { userAgent: 'GPTBot', allow: '/b' }] } }, io)).toBe(0)
+    expect(
+      validate(
+        {
+          config: {
+            rules: [
+              { userAgent: 'GPTBot', disallow: '/a' },
+              { userAgent: 'GPTBot', allow: '/b' },
+            ],
+          },
+        },
+        io,
+      ),
+    ).toBe(0)
     expect(io.stdout[1]).toMatch(/^ {2}warning {2}rules\[1\]\.userAgent {2}"GPTBot" is also named at rules\[0\]\.userAgent/)
   })
 

@@ -22,7 +22,13 @@ describe('diffLines', () => {
   it('marks removed and added lines, and numbers each in its own file', () => {
     const lines = diffLines('User-agent: *\nDisallow: /a/\nAllow: /\n', 'User-agent: *\nDisallow: /b/\nAllow: /\nSitemap: https://x/s.xml\n')
     expect(kinds(lines)).toEqual([' User-agent: *', '-Disallow: /a/', '+Disallow: /b/', ' Allow: /', '+Sitemap: https://x/s.xml'])
-    expect(lines.map((l) => [l.before, l.after])).toEqual([[1, 1], [2, null], [null, 2], [3, 3], [null, 4]])
+    expect(lines.map((l) => [l.before, l.after])).toEqual([
+      [1, 1],
+      [2, null],
+      [null, 2],
+      [3, 3],
+      [null, 4],
+    ])
   })
 
   it('finds the lines kept between changes, not just the common head and tail', () => {
@@ -33,18 +39,21 @@ describe('diffLines', () => {
 
   it('keeps both files whole and in order, with a longest common subsequence of lines (property)', () => {
     const file = fc.array(fc.constantFrom('User-agent: *', 'Allow: /', 'Disallow: /a/', 'Disallow: /b/', '', '# c'), { maxLength: 30 }).map((l) => l.map((x) => `${x}\n`).join(''))
-    fc.assert(fc.property(file, file, (a, b) => {
-      const lines = diffLines(a, b)
-      expect(side(lines, 'before').map((l) => l.text)).toEqual(splitLines(a))
-      expect(side(lines, 'after').map((l) => l.text)).toEqual(splitLines(b))
-      expect(side(lines, 'before').map((l) => l.before)).toEqual(splitLines(a).map((_, i) => i + 1))
-      // Minimal: as many lines kept as the longest common subsequence has.
-      const x = splitLines(a)
-      const y = splitLines(b)
-      const t = Array.from({ length: x.length + 1 }, () => new Array<number>(y.length + 1).fill(0))
-      for (let i = 1; i <= x.length; i++) for (let j = 1; j <= y.length; j++) t[i]![j] = x[i - 1] === y[j - 1] ? t[i - 1]![j - 1]! + 1 : Math.max(t[i - 1]![j]!, t[i]![j - 1]!)
-      expect(lines.filter((l) => l.kind === 'same')).toHaveLength(t[x.length]![y.length]!)
-    }), { numRuns: 300 })
+    fc.assert(
+      fc.property(file, file, (a, b) => {
+        const lines = diffLines(a, b)
+        expect(side(lines, 'before').map((l) => l.text)).toEqual(splitLines(a))
+        expect(side(lines, 'after').map((l) => l.text)).toEqual(splitLines(b))
+        expect(side(lines, 'before').map((l) => l.before)).toEqual(splitLines(a).map((_, i) => i + 1))
+        // Minimal: as many lines kept as the longest common subsequence has.
+        const x = splitLines(a)
+        const y = splitLines(b)
+        const t = Array.from({ length: x.length + 1 }, () => new Array<number>(y.length + 1).fill(0))
+        for (let i = 1; i <= x.length; i++) for (let j = 1; j <= y.length; j++) t[i]![j] = x[i - 1] === y[j - 1] ? t[i - 1]![j - 1]! + 1 : Math.max(t[i - 1]![j]!, t[i]![j - 1]!)
+        expect(lines.filter((l) => l.kind === 'same')).toHaveLength(t[x.length]![y.length]!)
+      }),
+      { numRuns: 300 },
+    )
   })
 
   it('stays bounded on huge files: beyond MAX_CELLS the changed middle is removed and added whole', () => {

@@ -35,11 +35,12 @@ describe('visible', () => {
     expect(visible('a\tb\r\nc\u200b', true)).toBe('a\tb\r\nc\\u{200B}')
   })
 
-  it('the dashboard\'s copy gives the same output for every code point', () => {
+  it("the dashboard's copy gives the same output for every code point", () => {
     // Chunks of code points, each between two letters so no two surrogates pair up.
     for (let start = 0; start <= 0x10ffff; start += 0x4000) {
       const chars: string[] = []
-      for (let cp = start; cp < Math.min(start + 0x4000, 0x110000); cp++) chars.push(String.fromCharCode(...(cp <= 0xffff ? [cp] : [0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff)])))
+      for (let cp = start; cp < Math.min(start + 0x4000, 0x110000); cp++)
+        chars.push(String.fromCharCode(...(cp <= 0xffff ? [cp] : [0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff)])))
       const text = `a${chars.join('a')}a`
       expect(dom.visible(text), `code points from ${start.toString(16)}`).toBe(visible(text))
     }

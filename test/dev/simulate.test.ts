@@ -91,29 +91,37 @@ describe('simulate: behaviours (fake fetch)', () => {
 })
 
 describe('simulate: checking the verdicts (a report stand-in)', () => {
-  const client = (name: string, disallowed: number, requests = 40): ClientReport =>
-    ({ spec: CLIENTS.find((c) => c.name === name)!, requests, robotsTxt: 0, disallowed, refused: 0, errors: 0, statuses: {} })
-  const judged = (agentKey: string, verdict: AgentReport['verdict'], reason = 'a reason'): AgentReport =>
-    ({ agentKey, verdict, reason, evidence: { requests: 40 } }) as AgentReport
+  const client = (name: string, disallowed: number, requests = 40): ClientReport => ({
+    spec: CLIENTS.find((c) => c.name === name)!,
+    requests,
+    robotsTxt: 0,
+    disallowed,
+    refused: 0,
+    errors: 0,
+    statuses: {},
+  })
+  const judged = (agentKey: string, verdict: AgentReport['verdict'], reason = 'a reason'): AgentReport => ({ agentKey, verdict, reason, evidence: { requests: 40 } }) as AgentReport
   const doc = (agents: AgentReport[], tools: AgentReport[] = []): VerdictDoc => ({ agents, tools, spoofed: [], unchecked: [] })
   const byName = (checks: readonly VerdictCheck[], name: string) => checks.find((c) => c.name === name)
 
   it('accepts pending for a crawler that never read robots.txt, and says when it will be judged', () => {
-    const checks = checkVerdicts([client('Bytespider', 30), client('Bingbot', 0)], doc([
-      judged('bytespider', 'pending', '30 disallowed requests in the host\'s first 24 h; judged from 2026-11-28 02:10 UTC if they go on'), judged('bingbot', 'complies'),
-    ]))
-    expect(byName(checks, 'Bytespider')).toMatchObject({ expected: 'ignores robots.txt (pending in a host\'s first 24 h)', actual: 'pending', violator: true, ok: true })
+    const checks = checkVerdicts(
+      [client('Bytespider', 30), client('Bingbot', 0)],
+      doc([judged('bytespider', 'pending', "30 disallowed requests in the host's first 24 h; judged from 2026-11-28 02:10 UTC if they go on"), judged('bingbot', 'complies')]),
+    )
+    expect(byName(checks, 'Bytespider')).toMatchObject({ expected: "ignores robots.txt (pending in a host's first 24 h)", actual: 'pending', violator: true, ok: true })
     expect(byName(checks, 'Bingbot')).toMatchObject({ actual: 'complies', violator: false, ok: true })
     expect(clearedViolators(checks)).toEqual([])
     const text = formatVerdicts(checks, true).join('\n')
     expect(text).toMatch(/^ {2}Bytespider\s+ignores robots\.txt \(pending in a host's first 24 h\)\s+pending\s+as expected$/m)
-    expect(text).toContain('Bytespider: 30 disallowed requests in the host\'s first 24 h; judged from 2026-11-28 02:10 UTC if they go on')
+    expect(text).toContain("Bytespider: 30 disallowed requests in the host's first 24 h; judged from 2026-11-28 02:10 UTC if they go on")
   })
 
   it('flags a client that made disallowed requests and reads complies, tools included', () => {
-    const checks = checkVerdicts([client('Bytespider', 115), client('python-requests', 12), client('GPTBot', 20)], doc(
-      [judged('bytespider', 'complies'), judged('gptbot', 'pending')], [judged('python-requests', 'complies')],
-    ))
+    const checks = checkVerdicts(
+      [client('Bytespider', 115), client('python-requests', 12), client('GPTBot', 20)],
+      doc([judged('bytespider', 'complies'), judged('gptbot', 'pending')], [judged('python-requests', 'complies')]),
+    )
     expect(clearedViolators(checks).map((c) => c.name)).toEqual(['Bytespider', 'python-requests'])
     // GPTBot read robots.txt first: nothing excuses it, so pending differs from what it did.
     expect(byName(checks, 'GPTBot')).toMatchObject({ actual: 'pending', ok: false })
@@ -144,8 +152,7 @@ describe('simulate: the ledger of the built Worker (Miniflare)', () => {
   let worker: LocalWorker
   let report: SimulationReport
   let rows: Row[]
-  const row = (agent: string, type: string, verification?: string) =>
-    rows.filter((r) => r.agent_key === agent && r.type === type && (verification === undefined || r.verification === verification))
+  const row = (agent: string, type: string, verification?: string) => rows.filter((r) => r.agent_key === agent && r.type === type && (verification === undefined || r.verification === verification))
 
   beforeAll(async () => {
     worker = await startWorker({ outdir: 'dist/test-simulate', bundles: await builtWorkers() })
@@ -196,7 +203,7 @@ describe('simulate: the ledger of the built Worker (Miniflare)', () => {
     }
   })
 
-  it('the Googlebot from outside Google\'s ranges is recorded as spoofed, apart from the real one', () => {
+  it("the Googlebot from outside Google's ranges is recorded as spoofed, apart from the real one", () => {
     const spoofed = row('googlebot', 'request', 'spoofed')[0]
     const sent = report.clients.find((c) => c.spec.name === 'Googlebot (spoofed)')!.requests
     expect(spoofed?.n).toBe(sent)
@@ -229,9 +236,11 @@ describe('simulate: the ledger of the built Worker (Miniflare)', () => {
     expect(clearedViolators(checks)).toEqual([])
   })
 
-  it('`npm run simulate` prints each client\'s expected and actual verdict, and exits 0 when no violator reads complies', async () => {
+  it("`npm run simulate` prints each client's expected and actual verdict, and exits 0 when no violator reads complies", async () => {
     const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/simulate.ts', '--url', worker.url, '--seconds', '2', '--rate', '20', '--no-seed'], {
-      cwd: ROOT, env: { ...process.env, ROBOTS_ADMIN_TOKEN: 'loadtest-admin-token' }, timeout: 60_000,
+      cwd: ROOT,
+      env: { ...process.env, ROBOTS_ADMIN_TOKEN: 'loadtest-admin-token' },
+      timeout: 60_000,
     })
     expect(stdout).toContain('Verdicts in the report (GET /_robots/api/report, the last 7 days):')
     expect(stdout).toMatch(/^ {2}client\s+expected\s+actual$/m)

@@ -28,7 +28,10 @@ describe('percent-encoded unreserved octets (RFC 9309 §2.2.2, RFC 3986 §2.3)',
   // GPTBot's group, as in the issue. The file is served in the reader-safe
   // order (longest rule first), so the lines come from the served file.
   const config: ConfigInput = {
-    rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'GPTBot', disallow: ['/private/', '/*.pdf$', '/secret', '/*?session='], guard: 'block' }],
+    rules: [
+      { userAgent: '*', allow: '/' },
+      { userAgent: 'GPTBot', disallow: ['/private/', '/*.pdf$', '/secret', '/*?session='], guard: 'block' },
+    ],
   }
   const PATTERNS = ['/private/', '/*.pdf$', '/secret', '/*?session=']
   let served: string[] = []
@@ -39,7 +42,7 @@ describe('percent-encoded unreserved octets (RFC 9309 §2.2.2, RFC 3986 §2.3)',
     served = (await (await send('https://localhost/robots.txt', GPTBOT)).text()).split('\n')
   })
 
-  it('the served file has each rule once, in GPTBot\'s group, where the verdicts say', () => {
+  it("the served file has each rule once, in GPTBot's group, where the verdicts say", () => {
     const group = served.findIndex((l) => l.toLowerCase() === 'user-agent: gptbot')
     expect(group, served.join('\n')).toBeGreaterThanOrEqual(0)
     for (const pattern of PATTERNS) {
@@ -84,7 +87,7 @@ describe('percent-encoded unreserved octets (RFC 9309 §2.2.2, RFC 3986 §2.3)',
     expect((await send('https://localhost/~users', GPTBOT)).status).toBe(200)
   })
 
-  it('leaves the served file and `check` as they are (the engine keeps Google\'s reading)', () => {
+  it("leaves the served file and `check` as they are (the engine keeps Google's reading)", () => {
     const policy = createPolicies(config).get('example.com', 'production')
     expect(policy.text).toContain('Disallow: /private/\n')
     expect(policy.matcher.check('gptbot', 'https://localhost/%70rivate/x').allowed).toBe(true)
@@ -97,7 +100,12 @@ describe('paths a normalizing origin reads as a disallowed one (RFC 3986 §5.2.4
   // `/`, `%2e` dot segments are resolved), then the guard reads what is left
   // as a normalizing origin would (guard/path-readings.ts). The same
   // spellings against Python's http.server: test/guard/normalizing-origin.test.ts.
-  const config: ConfigInput = { rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'GPTBot', disallow: '/private/', guard: 'block' }] }
+  const config: ConfigInput = {
+    rules: [
+      { userAgent: '*', allow: '/' },
+      { userAgent: 'GPTBot', disallow: '/private/', guard: 'block' },
+    ],
+  }
 
   it.each(['//private/secret.txt', '/private%2Fsecret.txt', '/x/..%2Fprivate/secret.txt', '/x/%2E%2E%2fprivate/secret.txt', '/private%5Csecret.txt', '/x\\..\\private/secret.txt'])(
     'refuses %s, naming the rule as written',

@@ -61,7 +61,13 @@ describe('block mode refuses no person', () => {
   })
 
   it('a group naming such an app still judges it', { timeout: 20_000 }, async () => {
-    const w = worker({ rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'Magician', disallow: '/private/' }], guard: { mode: 'block' } })
+    const w = worker({
+      rules: [
+        { userAgent: '*', allow: '/' },
+        { userAgent: 'Magician', disallow: '/private/' },
+      ],
+      guard: { mode: 'block' },
+    })
     expect((await w.fetch('/private/x', 'Magician')).status).toBe(403)
     expect(w.events.map((e) => [e.group, e.allowed])).toEqual([['magician', false]])
   })
@@ -79,14 +85,14 @@ describe('block mode refuses no person', () => {
   })
 })
 
-describe('a crawler named after another crawler\'s +http link', () => {
+describe("a crawler named after another crawler's +http link", () => {
   // robots.config.ts refuses GPTBot everywhere and only logs Googlebot and bingbot.
   it.each([
     ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html) GPTBot/1.1'],
     ['Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) GPTBot/1.1'],
     ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot) Googlebot/2.1'],
     ['Googlebot/2.1 GPTBot/1.1'],
-  ])('%s is refused /blog/1 by GPTBot\'s group', { timeout: 20_000 }, async (ua) => {
+  ])("%s is refused /blog/1 by GPTBot's group", { timeout: 20_000 }, async (ua) => {
     const res = await SELF.fetch('http://localhost/blog/1', { headers: { 'User-Agent': ua } })
     expect(res.status).toBe(403)
   })

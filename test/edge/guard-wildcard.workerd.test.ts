@@ -51,7 +51,13 @@ describe('generic tools answer to *', () => {
   })
 
   it('a group naming a tool judges it by that group', async () => {
-    const h = harness({ rules: [{ userAgent: '*', disallow: '/' }, { userAgent: 'curl', allow: '/' }], guard: { mode: 'block' } })
+    const h = harness({
+      rules: [
+        { userAgent: '*', disallow: '/' },
+        { userAgent: 'curl', allow: '/' },
+      ],
+      guard: { mode: 'block' },
+    })
     expect((await h.fetch('/x', 'curl/8.5.0')).status).toBe(200)
     expect(h.events[0]).toMatchObject({ group: 'curl', allowed: true })
   })
@@ -62,11 +68,20 @@ describe('guard.exempt: user-triggered fetchers', () => {
     const h = harness({ rules: [{ userAgent: '*', disallow: '/' }], guard: { mode: 'block' } })
     expect((await h.fetch('/article', CHATGPT_USER)).status).toBe(200)
     expect((await h.fetch('/article', PERPLEXITY_USER)).status).toBe(200)
-    expect(h.events.map((e) => [e.agent.id, e.group, e.allowed])).toEqual([['chatgpt-user', null, true], ['perplexity-user', null, true]])
+    expect(h.events.map((e) => [e.agent.id, e.group, e.allowed])).toEqual([
+      ['chatgpt-user', null, true],
+      ['perplexity-user', null, true],
+    ])
   })
 
   it('a group that names an exempt fetcher still judges it', async () => {
-    const h = harness({ rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'ChatGPT-User', disallow: '/members/' }], guard: { mode: 'block' } })
+    const h = harness({
+      rules: [
+        { userAgent: '*', allow: '/' },
+        { userAgent: 'ChatGPT-User', disallow: '/members/' },
+      ],
+      guard: { mode: 'block' },
+    })
     expect((await h.fetch('/members/1', CHATGPT_USER)).status).toBe(403)
     expect(h.events[0]).toMatchObject({ group: 'chatgpt-user', allowed: false })
   })
@@ -86,7 +101,13 @@ describe('guard.exempt: user-triggered fetchers', () => {
   })
 
   it('control-only tokens still never refuse', async () => {
-    const h = harness({ rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'Google-Extended', disallow: '/' }], guard: { mode: 'block', exempt: [] } })
+    const h = harness({
+      rules: [
+        { userAgent: '*', allow: '/' },
+        { userAgent: 'Google-Extended', disallow: '/' },
+      ],
+      guard: { mode: 'block', exempt: [] },
+    })
     expect((await h.fetch('/article', 'Google-Extended/1.0')).status).toBe(200)
     expect(h.events.every((e) => e.group !== 'google-extended')).toBe(true)
   })

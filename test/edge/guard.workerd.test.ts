@@ -20,8 +20,7 @@ const UA = {
   curl: 'curl/8.5.0',
 }
 
-const get = (path: string, ua?: string, init: RequestInit = {}) =>
-  SELF.fetch(`http://localhost${path}`, { ...init, headers: { ...(ua ? { 'User-Agent': ua } : {}), ...(init.headers ?? {}) } })
+const get = (path: string, ua?: string, init: RequestInit = {}) => SELF.fetch(`http://localhost${path}`, { ...init, headers: { ...(ua ? { 'User-Agent': ua } : {}), ...(init.headers ?? {}) } })
 
 /** Runs `config` through createApp, recording every event. */
 function harness(config: ConfigInput, verification: Verification = 'unverified') {
@@ -91,8 +90,15 @@ describe('modes', () => {
     expect((await h.fetch('/private/x', UA.bingbot)).status).toBe(200)
     expect(h.events).toHaveLength(1)
     expect(h.events[0]).toMatchObject({
-      type: 'request', host: 'localhost', path: '/private/x', allowed: false, group: '*', mode: 'log', action: 'pass',
-      rule: { type: 'disallow', pattern: '/private/', line: 2 }, agent: { id: 'bingbot', tokens: ['bingbot'] },
+      type: 'request',
+      host: 'localhost',
+      path: '/private/x',
+      allowed: false,
+      group: '*',
+      mode: 'log',
+      action: 'pass',
+      rule: { type: 'disallow', pattern: '/private/', line: 2 },
+      agent: { id: 'bingbot', tokens: ['bingbot'] },
     })
   })
 
@@ -115,7 +121,13 @@ describe('modes', () => {
   })
 
   it('a group can override the file-wide mode', async () => {
-    const h = harness({ rules: [{ userAgent: '*', disallow: '/' }, { userAgent: 'bingbot', disallow: '/', guard: 'block' }], guard: { mode: 'log' } })
+    const h = harness({
+      rules: [
+        { userAgent: '*', disallow: '/' },
+        { userAgent: 'bingbot', disallow: '/', guard: 'block' },
+      ],
+      guard: { mode: 'log' },
+    })
     expect((await h.fetch('/x', UA.bingbot)).status).toBe(403)
     expect((await h.fetch('/x', UA.googlebot)).status).toBe(200)
   })
@@ -130,11 +142,23 @@ describe('modes', () => {
 
 describe('choosing the group as the crawler does', () => {
   it('Googlebot-Image falls back to the googlebot group only when it has no group of its own', async () => {
-    const without = harness({ rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'Googlebot', disallow: '/photos/' }], guard: { mode: 'block' } })
+    const without = harness({
+      rules: [
+        { userAgent: '*', allow: '/' },
+        { userAgent: 'Googlebot', disallow: '/photos/' },
+      ],
+      guard: { mode: 'block' },
+    })
     expect((await without.fetch('/photos/1.jpg', UA.googlebotImage)).status).toBe(403)
     expect(without.events[0]).toMatchObject({ group: 'googlebot' })
 
-    const own = harness({ rules: [{ userAgent: 'Googlebot', disallow: '/photos/' }, { userAgent: 'Googlebot-Image', allow: '/' }], guard: { mode: 'block' } })
+    const own = harness({
+      rules: [
+        { userAgent: 'Googlebot', disallow: '/photos/' },
+        { userAgent: 'Googlebot-Image', allow: '/' },
+      ],
+      guard: { mode: 'block' },
+    })
     expect((await own.fetch('/photos/1.jpg', UA.googlebotImage)).status).toBe(200)
     expect(own.events[0]).toMatchObject({ group: 'googlebot-image', allowed: true })
   })
@@ -147,7 +171,13 @@ describe('choosing the group as the crawler does', () => {
 
   // A name with no bot word of its own (`AcmeFetcher` would be a bot by its name alone).
   it('judges a custom bot named only in the config', async () => {
-    const h = harness({ rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'AcmeSync', disallow: '/catalog/' }], guard: { mode: 'block' } })
+    const h = harness({
+      rules: [
+        { userAgent: '*', allow: '/' },
+        { userAgent: 'AcmeSync', disallow: '/catalog/' },
+      ],
+      guard: { mode: 'block' },
+    })
     expect((await h.fetch('/catalog/1', 'AcmeSync/2.0 (internal)')).status).toBe(403)
     expect((await h.fetch('/about', 'AcmeSync/2.0 (internal)')).status).toBe(200)
     expect(h.events[0]).toMatchObject({ group: 'acmesync', agent: { tokens: ['acmesync'] } })
@@ -156,7 +186,13 @@ describe('choosing the group as the crawler does', () => {
   })
 
   it('a browser is never refused, whatever the config names', async () => {
-    const h = harness({ rules: [{ userAgent: '*', disallow: '/' }, { userAgent: ['Chrome', 'Safari', 'Mozilla'], disallow: '/' }], guard: { mode: 'block' } })
+    const h = harness({
+      rules: [
+        { userAgent: '*', disallow: '/' },
+        { userAgent: ['Chrome', 'Safari', 'Mozilla'], disallow: '/' },
+      ],
+      guard: { mode: 'block' },
+    })
     for (const ua of [UA.chrome, UA.safariIphone, UA.instagram]) expect((await h.fetch('/x', ua)).status).toBe(200)
     expect(h.events).toEqual([])
   })
@@ -170,9 +206,12 @@ describe('choosing the group as the crawler does', () => {
   })
 
   it('exposes the verdict to later handlers', async () => {
-    const app = createApp({ rules: [{ userAgent: '*', disallow: '/private/' }] }, {
-      routes: (a) => a.get('/private/echo', (c) => c.json({ verdict: c.get('robotsVerdict')?.verdict ?? null })),
-    })
+    const app = createApp(
+      { rules: [{ userAgent: '*', disallow: '/private/' }] },
+      {
+        routes: (a) => a.get('/private/echo', (c) => c.json({ verdict: c.get('robotsVerdict')?.verdict ?? null })),
+      },
+    )
     const ctx = createExecutionContext()
     const res = await app.fetch(new Request('http://localhost/private/echo', { headers: { 'User-Agent': UA.bingbot } }), env, ctx)
     await waitOnExecutionContext(ctx)
@@ -180,9 +219,12 @@ describe('choosing the group as the crawler does', () => {
   })
 
   it('sets the judgment as robotsJudgment, and the same object under its first name, robotsVerdict', async () => {
-    const app = createApp({ rules: [{ userAgent: '*', disallow: '/private/' }] }, {
-      routes: (a) => a.get('/private/echo', (c) => c.json({ same: c.get('robotsJudgment') === c.get('robotsVerdict'), action: c.get('robotsJudgment')?.action ?? null })),
-    })
+    const app = createApp(
+      { rules: [{ userAgent: '*', disallow: '/private/' }] },
+      {
+        routes: (a) => a.get('/private/echo', (c) => c.json({ same: c.get('robotsJudgment') === c.get('robotsVerdict'), action: c.get('robotsJudgment')?.action ?? null })),
+      },
+    )
     const ctx = createExecutionContext()
     const res = await app.fetch(new Request('http://localhost/private/echo', { headers: { 'User-Agent': UA.bingbot } }), env, ctx)
     await waitOnExecutionContext(ctx)
@@ -190,7 +232,7 @@ describe('choosing the group as the crawler does', () => {
   })
 })
 
-describe('the project\'s own pages', () => {
+describe("the project's own pages", () => {
   it.each(['/_robots', '/_robots/', '/_robots/api/report'])('are never judged (%s)', async (path) => {
     const h = harness({ rules: [{ userAgent: '*', disallow: '/' }], guard: { mode: 'block' } })
     const res = await h.fetch(path, UA.bingbot)
@@ -249,12 +291,12 @@ describe('verification through the Worker', () => {
     return { res, events }
   }
 
-  it('takes Cloudflare\'s verified-bot flag when no operator list is loaded', async () => {
+  it("takes Cloudflare's verified-bot flag when no operator list is loaded", async () => {
     const { events } = await judged({ rules: [{ userAgent: '*', disallow: '/private/' }] }, { cf: { verifiedBotCategory: 'Search Engine Crawler' } })
     expect(events[0]?.verification).toBe('verified')
   })
 
-  it('is unknown without Cloudflare\'s flag while Google\'s list is not loaded: missing ranges are not an answer', async () => {
+  it("is unknown without Cloudflare's flag while Google's list is not loaded: missing ranges are not an answer", async () => {
     const { events } = await judged({ rules: [{ userAgent: '*', disallow: '/private/' }] }, { ip: '203.0.113.9' })
     expect(events[0]?.verification).toBe('unknown')
   })

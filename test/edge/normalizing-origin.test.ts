@@ -18,7 +18,13 @@ import type { JudgedRequest } from '../../src/core/events.ts'
 const PYTHON = '/usr/bin/python3'
 const BINGBOT = 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)'
 const SECRET = 'the secret file'
-const CONFIG: ConfigInput = { rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'Bingbot', disallow: '/private/' }], guard: { mode: 'block' } }
+const CONFIG: ConfigInput = {
+  rules: [
+    { userAgent: '*', allow: '/' },
+    { userAgent: 'Bingbot', disallow: '/private/' },
+  ],
+  guard: { mode: 'block' },
+}
 
 let dir: string
 let python: ChildProcess
@@ -92,29 +98,37 @@ describe('spellings of a disallowed file that a normalizing origin serves', () =
     '/public/.%2e%2fprivate/secret.txt',
     // Under the guard's own excluded prefix, but not to the origin.
     '/_robots/..%2Fprivate/secret.txt',
-  ])('%s: served by the origin directly, refused through the guard with the rule and its line', async (path) => {
-    const plain = await direct(path)
-    expect(plain.status, `the origin serves ${path}`).toBe(200)
-    expect(await plain.text()).toBe(SECRET)
-    const { send, events } = app()
-    const served = (await (await send('/robots.txt')).text()).split('\n')
-    const line = served.indexOf('Disallow: /private/') + 1
-    expect(line).toBeGreaterThan(0)
-    const res = await send(path)
-    expect(res.status, path).toBe(403)
-    expect(await res.text()).not.toContain(SECRET)
-    const judged = events.filter((event) => event.type === 'request')
-    expect(judged).toHaveLength(1)
-    expect(judged[0]).toMatchObject({ allowed: false, action: 'block', group: 'bingbot', rule: { type: 'disallow', pattern: '/private/', line } })
-  }, 10_000)
+  ])(
+    '%s: served by the origin directly, refused through the guard with the rule and its line',
+    async (path) => {
+      const plain = await direct(path)
+      expect(plain.status, `the origin serves ${path}`).toBe(200)
+      expect(await plain.text()).toBe(SECRET)
+      const { send, events } = app()
+      const served = (await (await send('/robots.txt')).text()).split('\n')
+      const line = served.indexOf('Disallow: /private/') + 1
+      expect(line).toBeGreaterThan(0)
+      const res = await send(path)
+      expect(res.status, path).toBe(403)
+      expect(await res.text()).not.toContain(SECRET)
+      const judged = events.filter((event) => event.type === 'request')
+      expect(judged).toHaveLength(1)
+      expect(judged[0]).toMatchObject({ allowed: false, action: 'block', group: 'bingbot', rule: { type: 'disallow', pattern: '/private/', line } })
+    },
+    10_000,
+  )
 })
 
 describe('allowed requests', () => {
-  it.each(['/public/page.txt', '/public//page.txt', '/x/..%2Fpublic/page.txt'])('%s passes, and reaches the origin as the client sent it', async (path) => {
-    const res = await app().send(path)
-    expect(res.status, path).toBe(200)
-    expect(await res.text()).toBe('a public page')
-    // The origin logs each request line; the guard never rewrote the path.
-    await expect.poll(() => originLog.includes(`"GET ${path} HTTP/1.1" 200`), { timeout: 2000 }).toBe(true)
-  }, 10_000)
+  it.each(['/public/page.txt', '/public//page.txt', '/x/..%2Fpublic/page.txt'])(
+    '%s passes, and reaches the origin as the client sent it',
+    async (path) => {
+      const res = await app().send(path)
+      expect(res.status, path).toBe(200)
+      expect(await res.text()).toBe('a public page')
+      // The origin logs each request line; the guard never rewrote the path.
+      await expect.poll(() => originLog.includes(`"GET ${path} HTTP/1.1" 200`), { timeout: 2000 }).toBe(true)
+    },
+    10_000,
+  )
 })

@@ -110,20 +110,22 @@ describe('hop-by-hop headers never reach the origin (RFC 9110 §7.6.1)', () => {
     expect(echo.headers.accept).toBe('text/html')
   })
 
-  it('a POST with Expect: 100-continue gets the origin\'s answer, body and all', async () => {
+  it("a POST with Expect: 100-continue gets the origin's answer, body and all", async () => {
     const { echo } = await echoed('/form', { method: 'POST', body: 'name=robots', headers: { Expect: '100-continue', 'Content-Type': 'application/x-www-form-urlencoded' } })
     expect(echo).toMatchObject({ method: 'POST', url: '/form', body: 'name=robots' })
     expect(echo.headers).not.toHaveProperty('expect')
   }, 15_000)
 
   it('a WebSocket upgrade to an origin that does not speak it is answered, never a 5xx', async () => {
-    const res = await send(`https://site.example/socket`, ECHO, { headers: { Upgrade: 'websocket', Connection: 'Upgrade', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version': '13' } })
+    const res = await send(`https://site.example/socket`, ECHO, {
+      headers: { Upgrade: 'websocket', Connection: 'Upgrade', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version': '13' },
+    })
     expect(res.status).toBeLessThan(500)
   })
 })
 
 describe('the loop marker', () => {
-  it('a client-sent marker is replaced by the Worker\'s own, never answered with 508', async () => {
+  it("a client-sent marker is replaced by the Worker's own, never answered with 508", async () => {
     for (const forged of ['1', 'true', '0'.repeat(64), 'x'.repeat(10_000)]) {
       const { echo } = await echoed('/page', { headers: { 'X-Robots-Edge-Hop': forged } })
       expect(echo.headers['x-robots-edge-hop']).not.toBe(forged)
@@ -167,10 +169,29 @@ describe('forwarding headers', () => {
   }
   // Every other field an origin or framework may read as the client's address, forged.
   const forgedAddresses = Object.fromEntries(
-    ['True-Client-IP', 'X-Cluster-Client-IP', 'X-Client-IP', 'Client-IP', 'Fastly-Client-IP', 'X-Original-Forwarded-For', 'X-Forwarded', 'Forwarded-For', 'X-ProxyUser-Ip', 'X-Envoy-External-Address', 'X-AppEngine-User-IP', 'AppEngine-User-IP', 'Fly-Client-IP', 'X-Remote-IP', 'X-Remote-Addr', 'X-Originating-IP', 'CF-Connecting-IPv6', 'CF-Pseudo-IPv4'].map((name) => [name, '6.6.6.6']),
+    [
+      'True-Client-IP',
+      'X-Cluster-Client-IP',
+      'X-Client-IP',
+      'Client-IP',
+      'Fastly-Client-IP',
+      'X-Original-Forwarded-For',
+      'X-Forwarded',
+      'Forwarded-For',
+      'X-ProxyUser-Ip',
+      'X-Envoy-External-Address',
+      'X-AppEngine-User-IP',
+      'AppEngine-User-IP',
+      'Fly-Client-IP',
+      'X-Remote-IP',
+      'X-Remote-Addr',
+      'X-Originating-IP',
+      'CF-Connecting-IPv6',
+      'CF-Pseudo-IPv4',
+    ].map((name) => [name, '6.6.6.6']),
   )
 
-  it('by default, the client\'s copies are replaced by what the Worker knows', async () => {
+  it("by default, the client's copies are replaced by what the Worker knows", async () => {
     const { echo } = await echoed('/page?q=1', { headers: forged })
     expect(echo.headers).toMatchObject({
       'x-forwarded-for': '203.0.113.7',
@@ -203,7 +224,7 @@ describe('forwarding headers', () => {
     expect(echo.headers.forwarded).toBe('host="site.example";proto=https')
   })
 
-  it('forwardedHeaders: \'pass\' forwards them as the client sent them', async () => {
+  it("forwardedHeaders: 'pass' forwards them as the client sent them", async () => {
     const passing = createApp({ ...CONFIG, forwardedHeaders: 'pass' })
     const { echo } = await echoed('/page', { headers: forged }, {}, passing)
     expect(echo.headers).toMatchObject({ 'x-forwarded-host': 'evil.example', 'x-original-url': '/private/secret', forwarded: 'for=6.6.6.6;host=evil.example;proto=http' })

@@ -17,7 +17,7 @@ function app(config: RobotsConfig = CONFIG) {
 }
 
 describe('responseSignals() in a Hono app', () => {
-  it('sets the headers on the app\'s own responses, merging what the route set', async () => {
+  it("sets the headers on the app's own responses, merging what the route set", async () => {
     const res = await app().request('https://example.com/search?q=x')
     expect(res.headers.get('x-robots-tag')).toBe('noarchive, noindex')
     expect(res.headers.get('content-usage')).toBe('train-ai=n')

@@ -16,11 +16,7 @@ const CONFIG: RobotsConfig = {
     { userAgent: 'GPTBot', disallow: '/blocked/', guard: 'block', contentUsage: { trainAi: false, search: false } },
     { userAgent: 'Bingbot', allow: '/' },
   ],
-  noindex: [
-    { path: ['/search', '/*?sort='] },
-    { path: '/drafts/', userAgent: 'Googlebot', directives: ['noindex', 'nofollow'] },
-    { path: '/ai/$', directives: ['noai', 'noimageai'] },
-  ],
+  noindex: [{ path: ['/search', '/*?sort='] }, { path: '/drafts/', userAgent: 'Googlebot', directives: ['noindex', 'nofollow'] }, { path: '/ai/$', directives: ['noai', 'noimageai'] }],
 }
 
 const BROWSER = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36'
@@ -50,7 +46,7 @@ afterEach(() => {
 })
 
 describe('X-Robots-Tag on a production host', () => {
-  it('marks the paths a noindex rule matches, with the engine\'s * and $', async () => {
+  it("marks the paths a noindex rule matches, with the engine's * and $", async () => {
     origin()
     expect(tagOf(await get('https://site.example/search?q=shoes'))).toBe('noindex')
     expect(tagOf(await get('https://site.example/shoes?sort=price'))).toBe('noindex')
@@ -65,7 +61,7 @@ describe('X-Robots-Tag on a production host', () => {
     expect(tagOf(await get('https://site.example/drafts/a'))).toBe('googlebot: noindex, googlebot: nofollow')
   })
 
-  it('merges the origin\'s own X-Robots-Tag instead of replacing it, without repeating it', async () => {
+  it("merges the origin's own X-Robots-Tag instead of replacing it, without repeating it", async () => {
     origin({ 'X-Robots-Tag': 'noarchive' })
     expect(tagOf(await get('https://site.example/search'))).toBe('noarchive, noindex')
     expect(tagOf(await get('https://site.example/shoes'))).toBe('noarchive')
@@ -107,7 +103,7 @@ describe('X-Robots-Tag fields as they cross the wire', () => {
     return echo.fields.filter(([name]) => name === 'x-robots-tag').map(([, value]) => value)
   }
 
-  it('keeps each of the origin\'s fields as its own, and sends the Worker\'s directives in fields of their own', async () => {
+  it("keeps each of the origin's fields as its own, and sends the Worker's directives in fields of their own", async () => {
     const headers = new Headers({ 'Content-Type': 'text/plain' })
     headers.append('X-Robots-Tag', 'googlebot: nofollow')
     headers.append('X-Robots-Tag', 'noarchive')
@@ -127,19 +123,19 @@ describe('X-Robots-Tag fields as they cross the wire', () => {
 })
 
 describe('Content-Usage on a production host', () => {
-  it('sends the * group\'s preferences to people, the longest path deciding', async () => {
+  it("sends the * group's preferences to people, the longest path deciding", async () => {
     origin()
     expect((await get('https://site.example/')).headers.get('content-usage')).toBe('train-ai=n, search=y')
     expect((await get('https://site.example/open/x')).headers.get('content-usage')).toBe('train-ai=y, search=y')
   })
 
-  it('sends a crawler its own group\'s preferences, and none when its group states none', async () => {
+  it("sends a crawler its own group's preferences, and none when its group states none", async () => {
     origin()
     expect((await get('https://site.example/open/x', { ua: GPTBOT })).headers.get('content-usage')).toBe('train-ai=n, search=n')
     expect((await get('https://site.example/open/x', { ua: BINGBOT })).headers.get('content-usage')).toBeNull()
   })
 
-  it('combines with the origin\'s Content-Usage, the most restrictive winning, its extensions kept', async () => {
+  it("combines with the origin's Content-Usage, the most restrictive winning, its extensions kept", async () => {
     origin({ 'Content-Usage': 'search=n, future-use=y' })
     const res = await get('https://site.example/open/x')
     expect(res.headers.get('content-usage')).toBe('train-ai=y, search=n, future-use=y')
@@ -206,7 +202,7 @@ describe('staging and preview hosts: noindex on every response', () => {
     expect(tagOf(refused)).toBe('noindex')
   })
 
-  it('on a preview host, marks every response, merging the origin\'s', async () => {
+  it("on a preview host, marks every response, merging the origin's", async () => {
     origin({ 'X-Robots-Tag': 'noarchive' })
     for (const path of ['/', '/shoes', '/robots.txt']) expect(tagOf(await get(`https://feature-x.site.pages.dev${path}`)), path).toMatch(/^(noarchive, )?noindex$/)
     expect(tagOf(await get('https://feature-x.site.pages.dev/shoes'))).toBe('noarchive, noindex')

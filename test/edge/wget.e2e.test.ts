@@ -54,7 +54,18 @@ async function bundle(dir: string): Promise<string> {
   const entry = join(dir, 'entry.ts')
   await writeFile(entry, `import { createWorker } from ${JSON.stringify(join(ROOT, 'src/package/app.ts'))}\nexport default createWorker(${CONFIG})\n`)
   const outfile = join(dir, 'worker.js')
-  await build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'neutral', target: 'es2022', conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'], external: ['cloudflare:*', 'node:*'], logLevel: 'warning' })
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    external: ['cloudflare:*', 'node:*'],
+    logLevel: 'warning',
+  })
   return outfile
 }
 
@@ -108,10 +119,12 @@ afterAll(async () => {
 describe('wget -r -e robots=on through the Worker (guard: block)', () => {
   it('mirrors the public pages, is never refused, and has no violation recorded', async () => {
     const mirror = join(dir, 'mirror')
-    const { stderr } = await promisify(execFile)(WGET, ['-r', '-l', '3', '-e', 'robots=on', '-nv', '--tries=1', '--timeout=10', '-P', mirror, `${origin}/`], { timeout: 45_000 }).catch((error: { stderr?: string; code?: number }) => {
-      // Wget exits 8 when the server answered an error (a 403 among them): the log says which.
-      return { stderr: error.stderr ?? String(error) }
-    })
+    const { stderr } = await promisify(execFile)(WGET, ['-r', '-l', '3', '-e', 'robots=on', '-nv', '--tries=1', '--timeout=10', '-P', mirror, `${origin}/`], { timeout: 45_000 }).catch(
+      (error: { stderr?: string; code?: number }) => {
+        // Wget exits 8 when the server answered an error (a 403 among them): the log says which.
+        return { stderr: error.stderr ?? String(error) }
+      },
+    )
     const host = new URL(origin).host
     const saved = (await readdir(join(mirror, host), { recursive: true })).map(String).sort()
     expect(stderr).not.toMatch(/ERROR 403/)

@@ -23,7 +23,7 @@ describe('the request classes', () => {
     for (const cls of VIOLATION_CLASSES) expect(REQUEST_CLASSES).toContain(cls)
   })
 
-  it('each read in the dashboard\'s drill-down, but for allowed requests and robots.txt fetches (shown by their own badges)', () => {
+  it("each read in the dashboard's drill-down, but for allowed requests and robots.txt fetches (shown by their own badges)", () => {
     expect(dashboardClasses().sort()).toEqual(REQUEST_CLASSES.filter((c) => c !== 'allowed' && c !== 'robotsTxt').sort())
   })
 })

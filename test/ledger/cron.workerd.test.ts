@@ -24,7 +24,11 @@ interface CronLine {
 let log: MockInstance<typeof console.log>
 let error: MockInstance<typeof console.error>
 let network: MockInstance<typeof fetch>
-const cronLines = () => log.mock.calls.map((c) => String(c[0])).filter((l) => l.startsWith('{"robotsEdge":"cron"')).map((l) => JSON.parse(l) as CronLine)
+const cronLines = () =>
+  log.mock.calls
+    .map((c) => String(c[0]))
+    .filter((l) => l.startsWith('{"robotsEdge":"cron"'))
+    .map((l) => JSON.parse(l) as CronLine)
 
 async function runCron(bindings: Record<string, unknown>, time = Date.now()): Promise<void> {
   const ctx = createExecutionContext()
@@ -48,7 +52,12 @@ describe('the scheduled handler never throws', () => {
       throw new Error('KV down')
     }
     const kv = { get: down, put: down, getWithMetadata: down, list: down, delete: down }
-    const db = { prepare: () => { throw new Error('D1 down') }, batch: () => Promise.reject(new Error('D1 down')) }
+    const db = {
+      prepare: () => {
+        throw new Error('D1 down')
+      },
+      batch: () => Promise.reject(new Error('D1 down')),
+    }
     await expect(runCron({ ROBOTS_KV: kv, DB: db })).resolves.toBeUndefined()
     const lines = cronLines()
     expect(lines).toHaveLength(1)

@@ -14,7 +14,7 @@ describe('classify', () => {
     ['internal error; reference = 07o911uve1b76op17lc5nej1', 'retry'],
     ['D1_ERROR: NOT NULL constraint failed: events.method: SQLITE_CONSTRAINT', 'row'],
     ['D1_ERROR: string or blob too big: SQLITE_TOOBIG', 'row'],
-    ['D1_TYPE_ERROR: Type \'object\' not supported for value', 'row'],
+    ["D1_TYPE_ERROR: Type 'object' not supported for value", 'row'],
     ['D1_ERROR: no such table: events: SQLITE_ERROR', 'schema'],
     ['D1_ERROR: table events has no column named ip_hash: SQLITE_ERROR', 'schema'],
   ])('%s: %s', (message, failure) => {

@@ -30,7 +30,12 @@ interface Kv {
 /** The pids of this process's children: workerd is one of them. */
 function children(): Set<number> {
   try {
-    return new Set(execFileSync('ps', ['--ppid', String(process.pid), '-o', 'pid='], { encoding: 'utf8' }).split('\n').map(Number).filter((n) => n > 0))
+    return new Set(
+      execFileSync('ps', ['--ppid', String(process.pid), '-o', 'pid='], { encoding: 'utf8' })
+        .split('\n')
+        .map(Number)
+        .filter((n) => n > 0),
+    )
   } catch {
     return new Set() // ps exits 1 when there is none
   }
@@ -85,16 +90,18 @@ async function crawl(url: string, n: number, concurrency: number): Promise<{ sta
   const statuses: number[] = []
   const ms: number[] = []
   let next = 0
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) {
-      const i = next++
-      const t = performance.now()
-      const res = await fetch(new URL(`/articles/${i}`, url), { headers: { 'user-agent': i % 4 === 0 ? GPTBOT : GOOGLEBOT } })
-      await res.arrayBuffer()
-      ms.push(performance.now() - t)
-      statuses.push(res.status)
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++
+        const t = performance.now()
+        const res = await fetch(new URL(`/articles/${i}`, url), { headers: { 'user-agent': i % 4 === 0 ? GPTBOT : GOOGLEBOT } })
+        await res.arrayBuffer()
+        ms.push(performance.now() - t)
+        statuses.push(res.status)
+      }
+    }),
+  )
   return { statuses, ms }
 }
 
@@ -167,7 +174,9 @@ describe('an isolate killed during a D1 outage (built Worker, Miniflare, SIGKILL
     const stored = await countEvents(db2)
     const counted = await sum(db2, 'SELECT coalesce(sum(events), 0) AS n FROM ledger_losses')
     const sent = answered.length
-    console.log(`isolate kill: sent ${sent}, stored ${stored}, counted ${counted}; median response ${median(healthy.ms).toFixed(1)} ms with D1 healthy, ${median(during.ms).toFixed(1)} ms during the outage`)
+    console.log(
+      `isolate kill: sent ${sent}, stored ${stored}, counted ${counted}; median response ${median(healthy.ms).toFixed(1)} ms with D1 healthy, ${median(during.ms).toFixed(1)} ms during the outage`,
+    )
     expect(counted).toBeGreaterThan(0)
     expect(stored + counted).toBe(sent)
     // Nothing left for a later cron to count twice.

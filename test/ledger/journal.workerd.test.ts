@@ -34,7 +34,13 @@ describe('journal: an outage seen by a live isolate', () => {
   it('counts every event in KV before it is held, drops included, and nothing twice once D1 is back', async () => {
     const { db: switchable, state } = switchableDb()
     const recorder = createRecorder(() => switchable, {
-      retryMs: [5, 20], maxDrainMs: 60, batchSize: 5, maxBuffered: 10, stash: kvLossStash(kv), held: kvHeldStore(kv), log: () => {},
+      retryMs: [5, 20],
+      maxDrainMs: 60,
+      batchSize: 5,
+      maxBuffered: 10,
+      stash: kvLossStash(kv),
+      held: kvHeldStore(kv),
+      log: () => {},
     })
     // D1 healthy: no KV write.
     recorder.record(judged({ time: T0, path: '/before' }))
@@ -102,7 +108,10 @@ describe('journal: the cron, for an isolate that is gone', () => {
 
     expect(await collectHeldLosses(kv, db, now)).toEqual({ moved: 2, events: 6 + 3 })
     const rows = (await db.prepare('SELECT id, events FROM ledger_losses ORDER BY id').all<{ id: string; events: number }>()).results
-    expect(rows).toEqual([{ id: 'deadbeef~1', events: 6 }, { id: 'deadbeef~2', events: 3 }])
+    expect(rows).toEqual([
+      { id: 'deadbeef~1', events: 6 },
+      { id: 'deadbeef~2', events: 3 },
+    ])
     expect((await entries()).map((e) => e.name).sort()).toEqual([`${HELD_PREFIX}a1i2v3e4~1`, `${HELD_PREFIX}f5r6e7s8~1`])
     // Run again (or the key seen again where KV lags): the rows stand as they are.
     await store.put('deadbeef~1', { count: 10, from: T0, to: T0 + 900, at: old })

@@ -25,8 +25,7 @@ async function rows(expected: number): Promise<Row[]> {
   return (await env.DB.prepare('SELECT * FROM events ORDER BY time, id').all<Row>()).results
 }
 
-const get = (path: string, ua: string, ip: string) =>
-  SELF.fetch(`http://localhost${path}`, { headers: { 'User-Agent': ua, 'CF-Connecting-IP': ip } })
+const get = (path: string, ua: string, ip: string) => SELF.fetch(`http://localhost${path}`, { headers: { 'User-Agent': ua, 'CF-Connecting-IP': ip } })
 
 beforeAll(async () => {
   // The cron's refresh, with Google's list served from a fixture.
@@ -73,9 +72,7 @@ describe('the ledger under concurrent requests', () => {
   it('loses no event when many crawler requests arrive at once', async () => {
     const before = await recorded()
     const sent = 300
-    const responses = await Promise.all(
-      Array.from({ length: sent }, (_, i) => get(`/articles/${i}`, i % 2 ? GOOGLEBOT : GPTBOT, GOOGLE_IP)),
-    )
+    const responses = await Promise.all(Array.from({ length: sent }, (_, i) => get(`/articles/${i}`, i % 2 ? GOOGLEBOT : GPTBOT, GOOGLE_IP)))
     expect(responses.every((r) => r.status === 200 || r.status === 403)).toBe(true)
     let count = 0
     for (let i = 0; i < 1000 && count < before + sent; i++) {

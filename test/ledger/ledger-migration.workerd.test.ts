@@ -25,11 +25,36 @@ const json = (cols: readonly string[]) => cols.map((c) => `value ->> '$.${c}'`).
 
 /** What the first version's writeEvents did: raw rows, per-hour rollups and the fetch summary, in one batch. */
 async function writeTheOldWay(events: readonly JudgedRequest[]): Promise<void> {
-  const rollups = new Map<string, { host: string; hour: number; agent_key: string; verification: string; operator: string | null; category: string | null; requests: number; disallowed: number; blocked: number; robots_fetches: number }>()
+  const rollups = new Map<
+    string,
+    {
+      host: string
+      hour: number
+      agent_key: string
+      verification: string
+      operator: string | null
+      category: string | null
+      requests: number
+      disallowed: number
+      blocked: number
+      robots_fetches: number
+    }
+  >()
   for (const e of events) {
     const row = toEventRow(e)
     const id = `${row.host}\n${hourOf(row.time)}\n${row.agent_key}\n${row.verification}`
-    const r = rollups.get(id) ?? { host: row.host, hour: hourOf(row.time), agent_key: row.agent_key, verification: row.verification, operator: row.operator, category: row.category, requests: 0, disallowed: 0, blocked: 0, robots_fetches: 0 }
+    const r = rollups.get(id) ?? {
+      host: row.host,
+      hour: hourOf(row.time),
+      agent_key: row.agent_key,
+      verification: row.verification,
+      operator: row.operator,
+      category: row.category,
+      requests: 0,
+      disallowed: 0,
+      blocked: 0,
+      robots_fetches: 0,
+    }
     if (e.type === 'robots-txt') r.robots_fetches++
     else {
       r.requests++
@@ -44,14 +69,14 @@ async function writeTheOldWay(events: readonly JudgedRequest[]): Promise<void> {
 async function writeOldRollups(rollups: readonly object[], events: readonly JudgedRequest[] = []): Promise<void> {
   const hourly = ['host', 'hour', 'agent_key', 'verification', 'operator', 'category', 'requests', 'disallowed', 'blocked', 'robots_fetches']
   const fetches = ['host', 'agent_key', 'robots_version', 'operator', 'first_fetch', 'last_fetch', 'fetches']
-  const statements = [
-    db.prepare(`INSERT INTO agent_hourly (${hourly.join(', ')}) SELECT ${json(hourly)} FROM json_each(?)`).bind(JSON.stringify(rollups)),
-  ]
+  const statements = [db.prepare(`INSERT INTO agent_hourly (${hourly.join(', ')}) SELECT ${json(hourly)} FROM json_each(?)`).bind(JSON.stringify(rollups))]
   if (events.length > 0) {
     statements.push(
       db.prepare(`INSERT INTO events (${OLD_COLUMNS.join(', ')}) SELECT ${json(OLD_COLUMNS)} FROM json_each(?)`).bind(JSON.stringify(events.map(toEventRow))),
-      db.prepare(`INSERT INTO robots_fetches (${fetches.join(', ')}) SELECT ${json(fetches)} FROM json_each(?) WHERE true
-        ON CONFLICT (host, agent_key, robots_version) DO UPDATE SET fetches = fetches + excluded.fetches`).bind(JSON.stringify(summariseFetches(events))),
+      db
+        .prepare(`INSERT INTO robots_fetches (${fetches.join(', ')}) SELECT ${json(fetches)} FROM json_each(?) WHERE true
+        ON CONFLICT (host, agent_key, robots_version) DO UPDATE SET fetches = fetches + excluded.fetches`)
+        .bind(JSON.stringify(summariseFetches(events))),
     )
   }
   await db.batch(statements)
@@ -63,7 +88,7 @@ describe('migrating the first ledger', () => {
   it('keeps its raw events and hourly rollups, classified, counted and readable through the new report', async () => {
     await db.batch(TABLES.map((t) => db.prepare(`DROP TABLE IF EXISTS ${t}`)))
     await applyD1Migrations(db, env.TEST_MIGRATIONS.slice(0, 2))
-    expect((await db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'agent_hourly'").first<number>('n'))).toBe(1)
+    expect(await db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'agent_hourly'").first<number>('n')).toBe(1)
 
     await db.batch([
       db.prepare('INSERT INTO robots_versions (host, hash, text, first_served) VALUES (?, ?, ?, ?)').bind('example.com', 'v1', V1, T0 - 10 * DAY),
@@ -83,14 +108,29 @@ describe('migrating the first ledger', () => {
       ...[1, 2].map((i) => judged({ time: T0 + 27 * HOUR + i, path: `/admin/${i}`, allowed: false, verification: 'spoofed', ...v2 })),
     ])
     // An hour whose raw rows the old cap had pruned: only its rollup is left.
-    await writeOldRollups([{ host: 'example.com', hour: T0 - 5 * DAY, agent_key: 'gptbot', verification: 'verified', operator: 'OpenAI', category: 'AI Crawler', requests: 10, disallowed: 4, blocked: 0, robots_fetches: 1 }])
+    await writeOldRollups([
+      {
+        host: 'example.com',
+        hour: T0 - 5 * DAY,
+        agent_key: 'gptbot',
+        verification: 'verified',
+        operator: 'OpenAI',
+        category: 'AI Crawler',
+        requests: 10,
+        disallowed: 4,
+        blocked: 0,
+        robots_fetches: 1,
+      },
+    ])
 
     await applyD1Migrations(db, env.TEST_MIGRATIONS)
-    expect((await db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'agent_hourly'").first<number>('n'))).toBe(0)
+    expect(await db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'agent_hourly'").first<number>('n')).toBe(0)
 
     const report = await getReport(db, ALL)
     expect(agentOf(report, 'gptbot')).toMatchObject({
-      verdict: 'ignores robots.txt', operator: 'OpenAI', category: 'AI Crawler',
+      verdict: 'ignores robots.txt',
+      operator: 'OpenAI',
+      category: 'AI Crawler',
       evidence: { requests: 37, disallowed: 7, robotsFetches: 2, violations: { afterFetch: 3, counted: 3, unclassified: 4 } },
     })
     expect(agentOf(report, 'bytescraper')).toMatchObject({ verdict: 'ignores robots.txt', evidence: { requests: 30, violations: { neverFetched: 3, counted: 3 } } })
@@ -102,7 +142,11 @@ describe('migrating the first ledger', () => {
 
     // The raw rows stay for the drill-down, with their class.
     const drill = await getAgentRequests(db, 'gptbot', { violations: true })
-    expect(drill.map((e) => [e.path, e.class, e.counted])).toEqual([['/admin/3', 'afterFetch', true], ['/admin/2', 'afterFetch', true], ['/admin/1', 'afterFetch', true]])
+    expect(drill.map((e) => [e.path, e.class, e.counted])).toEqual([
+      ['/admin/3', 'afterFetch', true],
+      ['/admin/2', 'afterFetch', true],
+      ['/admin/1', 'afterFetch', true],
+    ])
     expect((await getAgentRequests(db, 'gptbot', { limit: 500 })).length).toBe(28)
 
     // New requests add to the migrated counters.

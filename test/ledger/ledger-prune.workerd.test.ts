@@ -72,7 +72,11 @@ describe('pruneLedger', () => {
     // v1, and gone.example with its only version: nothing has used them for 400 days.
     expect(await pruneLedger(db, { now })).toMatchObject({ versions: 3 })
     const { results } = await db.prepare('SELECT host, hash FROM robots_versions ORDER BY host, hash').all()
-    expect(results).toEqual([{ host: 'example.com', hash: 'v2' }, { host: 'example.com', hash: 'v3' }, { host: 'quiet.example', hash: 'q1' }])
+    expect(results).toEqual([
+      { host: 'example.com', hash: 'v2' },
+      { host: 'example.com', hash: 'v3' },
+      { host: 'quiet.example', hash: 'q1' },
+    ])
     const hosts = await db.prepare('SELECT host FROM robots_hosts ORDER BY host').all<{ host: string }>()
     expect(hosts.results.map((r) => r.host)).toEqual(['example.com', 'quiet.example'])
     // Its place under the cap on distinct hosts is freed.
@@ -91,7 +95,10 @@ describe('pruneLedger', () => {
   })
 
   it('bounds the rows one run deletes, and the next run goes on', async () => {
-    await writeEvents(db, Array.from({ length: 30 }, (_, i) => judged({ agent: i % 2 ? gptbot : googlebot, time: now - 40 * DAY + i * HOUR, path: `/p/${i}` })))
+    await writeEvents(
+      db,
+      Array.from({ length: 30 }, (_, i) => judged({ agent: i % 2 ? gptbot : googlebot, time: now - 40 * DAY + i * HOUR, path: `/p/${i}` })),
+    )
     expect(await pruneLedger(db, { now, maxDeletes: 12 })).toMatchObject({ expired: 12, complete: false })
     expect(await pruneLedger(db, { now, maxDeletes: 12 })).toMatchObject({ expired: 12, complete: false })
     expect(await pruneLedger(db, { now, maxDeletes: 12 })).toMatchObject({ expired: 6, complete: true })

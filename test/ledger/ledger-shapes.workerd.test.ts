@@ -11,7 +11,16 @@ import { clearLedger } from '../support/workerd/ledger-tables.ts'
 
 const db = env.DB
 
-interface ShapeRow { day: number; host: string; agent_key: string; robots_version: string; path: string; agent_tokens: string; requests: number; paths: number }
+interface ShapeRow {
+  day: number
+  host: string
+  agent_key: string
+  robots_version: string
+  path: string
+  agent_tokens: string
+  requests: number
+  paths: number
+}
 
 async function shapes(): Promise<ShapeRow[]> {
   return (await db.prepare('SELECT * FROM shapes_daily ORDER BY day, host, agent_key, robots_version, path').all<ShapeRow>()).results
@@ -44,7 +53,9 @@ describe('request shapes', () => {
     ])
     // Each (day, host, agent) row under path '' counts the shapes it holds; nothing went beyond the cap.
     expect((await shapes()).filter((r) => r.path === '').map((r) => [r.day - day, r.agent_key, r.paths, r.requests])).toEqual([
-      [0, 'googlebot', 3, 0], [0, 'googlebot-image', 1, 0], [DAY, 'googlebot', 1, 0],
+      [0, 'googlebot', 3, 0],
+      [0, 'googlebot-image', 1, 0],
+      [DAY, 'googlebot', 1, 0],
     ])
   })
 

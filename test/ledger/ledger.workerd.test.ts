@@ -13,7 +13,12 @@ import { clearLedger } from '../support/workerd/ledger-tables.ts'
 const db = env.DB
 
 async function count(sql: string, ...params: unknown[]): Promise<number> {
-  return (await db.prepare(sql).bind(...params).first<number>('n')) ?? -1
+  return (
+    (await db
+      .prepare(sql)
+      .bind(...params)
+      .first<number>('n')) ?? -1
+  )
 }
 
 async function classes(): Promise<Record<string, number>> {
@@ -82,11 +87,11 @@ describe('writeEvents: counters', () => {
       { host: 'example.com', agent_key: 'googlebot', robots_version: 'v1', operator: 'Google', first_fetch: T0, last_fetch: T0 + 20 * MINUTE, fetches: 2 },
     ])
     // Counted violations by rule, and disallowed requests by path (each class's group row counts its paths).
-    expect(await count("SELECT violations AS n FROM rules_daily WHERE rule_line = 2")).toBe(3)
+    expect(await count('SELECT violations AS n FROM rules_daily WHERE rule_line = 2')).toBe(3)
     expect(await count("SELECT count(*) AS n FROM paths_daily WHERE class = 'afterFetch' AND path <> ''")).toBe(3)
     expect(await count("SELECT paths AS n FROM paths_daily WHERE class = 'afterFetch' AND path = ''")).toBe(3)
     expect(await count("SELECT count(*) AS n FROM paths_daily WHERE class = 'allowed'")).toBe(0)
-    expect((await db.prepare("SELECT agent_key, kind, operator, category, first_seen FROM agents ORDER BY agent_key").all()).results).toEqual([
+    expect((await db.prepare('SELECT agent_key, kind, operator, category, first_seen FROM agents ORDER BY agent_key').all()).results).toEqual([
       { agent_key: 'googlebot', kind: 'bot', operator: 'Google', category: 'Search Engine Crawler', first_seen: T0 },
       { agent_key: 'gptbot', kind: 'bot', operator: 'OpenAI', category: 'AI Crawler', first_seen: T0 + HOUR + MINUTE },
     ])
@@ -94,15 +99,41 @@ describe('writeEvents: counters', () => {
 
   it('keeps every field of the event, agent-controlled text and the other names of an ambiguous header included', async () => {
     const path = "/x?q=' OR 1=1; DROP TABLE events; --"
-    const event = { ...judged({ agent: scraper, path, userAgent: 'ByteScraper "quoted" \u00e9', rule: { type: 'disallow', pattern: '/x', line: 7 }, allowed: false, asn: undefined, country: undefined }), also: ['gptbot', 'ccbot'] }
+    const event = {
+      ...judged({ agent: scraper, path, userAgent: 'ByteScraper "quoted" \u00e9', rule: { type: 'disallow', pattern: '/x', line: 7 }, allowed: false, asn: undefined, country: undefined }),
+      also: ['gptbot', 'ccbot'],
+    }
     await writeEvents(db, [event])
     const row = await db.prepare('SELECT * FROM events').first<Record<string, unknown>>()
     expect(row).toMatchObject({
-      type: 'request', time: T0, host: 'example.com', agent_key: 'bytescraper', agent_id: null, agent_tokens: 'bytescraper',
-      agent_kind: 'bot', agent_also: 'gptbot ccbot', operator: null, obeys_robots_txt: 0, verification: 'verified', method: 'GET', path,
-      user_agent: 'ByteScraper "quoted" \u00e9', allowed: 0, rule_type: 'disallow', rule_pattern: '/x', rule_line: 7,
-      robots_group: '*', mode: 'log', action: 'pass', status: 0, robots_version: 'v1', country: null, asn: null, ip_hash: 'a1b2c3d4e5f60718',
-      class: 'neverFetched', counted: 1,
+      type: 'request',
+      time: T0,
+      host: 'example.com',
+      agent_key: 'bytescraper',
+      agent_id: null,
+      agent_tokens: 'bytescraper',
+      agent_kind: 'bot',
+      agent_also: 'gptbot ccbot',
+      operator: null,
+      obeys_robots_txt: 0,
+      verification: 'verified',
+      method: 'GET',
+      path,
+      user_agent: 'ByteScraper "quoted" \u00e9',
+      allowed: 0,
+      rule_type: 'disallow',
+      rule_pattern: '/x',
+      rule_line: 7,
+      robots_group: '*',
+      mode: 'log',
+      action: 'pass',
+      status: 0,
+      robots_version: 'v1',
+      country: null,
+      asn: null,
+      ip_hash: 'a1b2c3d4e5f60718',
+      class: 'neverFetched',
+      counted: 1,
     })
   })
 
@@ -179,7 +210,7 @@ describe('writeEvents: sampling and caps', () => {
     const many = (n: number, offset: number) => Array.from({ length: n }, (_, i) => judged({ time: T0 + (offset + i) * 1000, path: `/p/${i}` }))
     await writeEvents(db, many(7, 0), { sampleBudget: 10 })
     await writeEvents(db, [...many(7, 7), ...Array.from({ length: 3 }, (_, i) => judged({ time: T0 + i, allowed: false, path: '/admin/x' }))], { sampleBudget: 10 })
-    await writeEvents(db, many(5, 2 * HOUR / 1000), { sampleBudget: 10 })
+    await writeEvents(db, many(5, (2 * HOUR) / 1000), { sampleBudget: 10 })
     expect(await count('SELECT sum(requests) AS n FROM counts_hourly')).toBe(22)
     expect(await count("SELECT count(*) AS n FROM events WHERE class = 'allowed'")).toBe(15)
     expect(await count("SELECT count(*) AS n FROM events WHERE class = 'neverFetched'")).toBe(3)
@@ -208,8 +239,11 @@ describe('writeEvents: sampling and caps', () => {
 describe('rollUpLedger', () => {
   it('adds up the hours that ended over an hour ago into days and the timeline, once; a late request goes there directly', async () => {
     await writeEvents(db, [
-      judged({ time: T0 }), judged({ time: T0 + HOUR, allowed: false, path: '/admin/x' }), judged({ time: T0 + 2 * HOUR }),
-      judged({ time: T0 + 3 * HOUR, verification: 'spoofed' }), judged({ time: T0 + 3 * HOUR, agent: { tokens: ['curl'], kind: 'tool', obeysRobotsTxt: false } }),
+      judged({ time: T0 }),
+      judged({ time: T0 + HOUR, allowed: false, path: '/admin/x' }),
+      judged({ time: T0 + 2 * HOUR }),
+      judged({ time: T0 + 3 * HOUR, verification: 'spoofed' }),
+      judged({ time: T0 + 3 * HOUR, agent: { tokens: ['curl'], kind: 'tool', obeysRobotsTxt: false } }),
     ])
     // At T0 + 3 h 30 min, hours T0 and T0 + 1 h ended over an hour ago.
     expect(await rollUpLedger(db, { now: T0 + 3.5 * HOUR })).toEqual({ rolledHour: T0 + 2 * HOUR, hours: 2 })
@@ -223,7 +257,9 @@ describe('rollUpLedger', () => {
     expect(await count('SELECT sum(requests) AS n FROM counts_daily')).toBe(6)
     // The timeline: crawlers' genuine requests only (the spoofed claim and the tool left out).
     expect((await db.prepare('SELECT hour, requests, violations FROM timeline_hourly ORDER BY hour').all()).results).toEqual([
-      { hour: T0, requests: 2, violations: 0 }, { hour: T0 + HOUR, requests: 1, violations: 1 }, { hour: T0 + 2 * HOUR, requests: 1, violations: 0 },
+      { hour: T0, requests: 2, violations: 0 },
+      { hour: T0 + HOUR, requests: 1, violations: 1 },
+      { hour: T0 + 2 * HOUR, requests: 1, violations: 0 },
     ])
   })
 })
@@ -241,7 +277,8 @@ describe('recordRobotsVersion', () => {
       { host: 'other.example', hash: 'v1', first_served: T0 + DAY, text: V1 },
     ])
     expect((await db.prepare('SELECT host, first_served FROM robots_hosts ORDER BY host').all()).results).toEqual([
-      { host: 'example.com', first_served: T0 - HOUR }, { host: 'other.example', first_served: T0 + DAY },
+      { host: 'example.com', first_served: T0 - HOUR },
+      { host: 'other.example', first_served: T0 + DAY },
     ])
   })
 })
@@ -251,9 +288,26 @@ describe('Analytics Engine', () => {
     const point = toDataPoint(judged({ allowed: false, path: '/admin/x', action: 'block', status: 403, mode: 'block' }), 'afterFetch')
     expect(point.indexes).toEqual(['googlebot'])
     expect(point.blobs).toEqual([
-      'request', 'example.com', 'googlebot', 'Google', 'Search Engine Crawler', 'verified', 'GET', '/admin/x',
-      'disallow', '/admin/', '*', 'block', 'block', 'v1', 'US', 'bot', 'a1b2c3d4e5f60718',
-      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'afterFetch', '',
+      'request',
+      'example.com',
+      'googlebot',
+      'Google',
+      'Search Engine Crawler',
+      'verified',
+      'GET',
+      '/admin/x',
+      'disallow',
+      '/admin/',
+      '*',
+      'block',
+      'block',
+      'v1',
+      'US',
+      'bot',
+      'a1b2c3d4e5f60718',
+      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      'afterFetch',
+      '',
     ])
     expect(point.doubles).toEqual([0, 2, 403, 15169, 1])
     expect(toDataPoint(judged({ agent: scraper, asn: undefined, country: undefined })).doubles).toEqual([1, 0, 0, 0, 1])
@@ -275,14 +329,21 @@ describe('Analytics Engine', () => {
   it('gets each point from writeEvents once D1 has classified it', async () => {
     const points: AnalyticsEngineDataPoint[] = []
     const analytics: AnalyticsEngineDataset = { writeDataPoint: (point) => void points.push(point!) }
-    await writeEvents(db, [
-      fetched({ agent: gptbot, time: T0 }),
-      judged({ agent: gptbot, time: T0 + 1, allowed: false, path: '/admin/1' }),
-      judged({ agent: scraper, time: T0 + 2, allowed: false, path: '/admin/2' }),
-      judged({ agent: scraper, time: T0 + 3 }),
-    ], { analytics })
+    await writeEvents(
+      db,
+      [
+        fetched({ agent: gptbot, time: T0 }),
+        judged({ agent: gptbot, time: T0 + 1, allowed: false, path: '/admin/1' }),
+        judged({ agent: scraper, time: T0 + 2, allowed: false, path: '/admin/2' }),
+        judged({ agent: scraper, time: T0 + 3 }),
+      ],
+      { analytics },
+    )
     expect(points.map((p) => [p.blobs?.[2], p.blobs?.[18]])).toEqual([
-      ['gptbot', 'robotsTxt'], ['gptbot', 'afterFetch'], ['bytescraper', 'neverFetched'], ['bytescraper', 'allowed'],
+      ['gptbot', 'robotsTxt'],
+      ['gptbot', 'afterFetch'],
+      ['bytescraper', 'neverFetched'],
+      ['bytescraper', 'allowed'],
     ])
   })
 })

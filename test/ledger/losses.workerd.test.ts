@@ -27,7 +27,7 @@ describe('readLosses', () => {
     ])
   })
 
-  it('takes an isolate\'s later count of the same episode as the count', async () => {
+  it("takes an isolate's later count of the same episode as the count", async () => {
     await recordLoss(db, { id: 'a-1', from: T0, to: T0 + 1000, events: 5 }, T0)
     await recordLoss(db, { id: 'a-1', from: T0, to: T0 + 9000, events: 12 }, T0 + 1)
     expect(await readLosses(db, { since: T0, until: T0 + HOUR })).toEqual([{ from: T0, to: T0 + 9000, events: 12 }])
@@ -54,7 +54,7 @@ describe('collectStashedLosses (the cron)', () => {
     expect((await kv.list({ prefix: LOSS_STASH_PREFIX })).keys).toEqual([])
   })
 
-  it('runs in the cron\'s upkeep', async () => {
+  it("runs in the cron's upkeep", async () => {
     const now = Date.now()
     await kvLossStash(kv).put({ id: 'gone-2', from: now - 2 * HOUR, to: now - HOUR, events: 4, held: 0, updated: now - HOUR })
     // The cron's other work (the operators' IP ranges) gets no network here.

@@ -1,4 +1,3 @@
-
 import autocannon from 'autocannon'
 import { build } from 'esbuild'
 import { Miniflare } from 'miniflare'
@@ -15,11 +14,20 @@ let url: URL
 
 beforeAll(async () => {
   const out = await build({
-    entryPoints: ['test/support/workerd/recorder-entry.ts'], bundle: true, format: 'esm', write: false, platform: 'neutral', logLevel: 'silent',
+    entryPoints: ['test/support/workerd/recorder-entry.ts'],
+    bundle: true,
+    format: 'esm',
+    write: false,
+    platform: 'neutral',
+    logLevel: 'silent',
   })
   mf = new Miniflare({
-    modules: true, script: out.outputFiles[0]!.text, compatibilityDate: '2026-04-20', compatibilityFlags: ['nodejs_compat'],
-    d1Databases: { DB: 'recorder-test' }, ...LOCAL,
+    modules: true,
+    script: out.outputFiles[0]!.text,
+    compatibilityDate: '2026-04-20',
+    compatibilityFlags: ['nodejs_compat'],
+    d1Databases: { DB: 'recorder-test' },
+    ...LOCAL,
   })
   url = await mf.ready
   const db = await mf.getD1Database('DB')

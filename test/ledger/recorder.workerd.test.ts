@@ -13,7 +13,12 @@ import { switchableDb } from '../support/workerd/switchable-db.ts'
 const db = env.DB
 
 async function count(sql: string, ...params: unknown[]): Promise<number> {
-  return (await db.prepare(sql).bind(...params).first<number>('n')) ?? -1
+  return (
+    (await db
+      .prepare(sql)
+      .bind(...params)
+      .first<number>('n')) ?? -1
+  )
 }
 
 beforeEach(async () => {
@@ -198,7 +203,12 @@ describe('createRecorder while D1 is down', () => {
 
   it('survives getDb throwing (a missing binding), counting what it drops', async () => {
     const log = vi.fn()
-    const recorder = createRecorder(() => { throw new Error('no DB binding') }, { ...FAST, log })
+    const recorder = createRecorder(
+      () => {
+        throw new Error('no DB binding')
+      },
+      { ...FAST, log },
+    )
     recorder.record(judged())
     await recorder.flush()
     expect(recorder.stats).toMatchObject({ dropped: 1, buffered: 0 })
@@ -243,7 +253,11 @@ describe('createRecorder while D1 is down', () => {
 describe('the cap on distinct hosts', () => {
   it('stores the first hosts as themselves and later ones under other-hosts.invalid, across isolates', async () => {
     const [a, b] = [createRecorder(() => db, { hosts: createHostGate(3) }), createRecorder(() => db, { hosts: createHostGate(3) })]
-    for (const [recorder, hosts] of [[a, ['h1.example', 'h2.example']], [b, ['h3.example', 'h4.example']], [a, ['h5.example', 'h1.example']]] as const) {
+    for (const [recorder, hosts] of [
+      [a, ['h1.example', 'h2.example']],
+      [b, ['h3.example', 'h4.example']],
+      [a, ['h5.example', 'h1.example']],
+    ] as const) {
       for (const host of hosts) {
         recorder.recordVersion({ host, hash: 'v1', text: 'User-agent: *\n', time: T0 })
         recorder.record(judged({ host }))
@@ -252,7 +266,10 @@ describe('the cap on distinct hosts', () => {
     }
     const { results } = await db.prepare('SELECT host, count(*) AS n FROM events GROUP BY host ORDER BY host').all<{ host: string; n: number }>()
     expect(results).toEqual([
-      { host: 'h1.example', n: 2 }, { host: 'h2.example', n: 1 }, { host: 'h3.example', n: 1 }, { host: OTHER_HOSTS, n: 2 },
+      { host: 'h1.example', n: 2 },
+      { host: 'h2.example', n: 1 },
+      { host: 'h3.example', n: 1 },
+      { host: OTHER_HOSTS, n: 2 },
     ])
     const versions = (await db.prepare('SELECT DISTINCT host FROM robots_versions ORDER BY host').all<{ host: string }>()).results.map((r) => r.host)
     expect(versions).toEqual(['h1.example', 'h2.example', 'h3.example', OTHER_HOSTS])

@@ -72,7 +72,10 @@ describe('`npm run dev`', () => {
   it('keeps running through a broken save: one clear message, then the next good save recovers', async () => {
     // What `npm run dev` runs first (predev), then wrangler dev on ports of its own.
     // After the test before it (a file's tests run in order), a second start finds nothing to do.
-    const prepared = await readFile(join(project.dir, '.dev.vars'), 'utf8').then(() => true, () => false)
+    const prepared = await readFile(join(project.dir, '.dev.vars'), 'utf8').then(
+      () => true,
+      () => false,
+    )
     const setup = await project.run('node scripts/dev-setup.mjs')
     expect(setup.code, setup.output).toBe(0)
     if (prepared) {

@@ -83,7 +83,7 @@ describe('withRobotsEdge(config, handler)', () => {
     expect((await call(worker, '/private/x', UA.googlebot)).status).toBe(200)
   })
 
-  it('keeps the handler\'s own members and runs its scheduled beside robots-edge\'s cron', async () => {
+  it("keeps the handler's own members and runs its scheduled beside robots-edge's cron", async () => {
     const { worker, crons, handler } = shop()
     expect(worker.queue).toBe(handler.queue)
     const ctx = createExecutionContext()
@@ -115,7 +115,7 @@ describe('robotsEdge(config, options?) in a Hono app', () => {
     return { edge, hono }
   }
 
-  it('goes on to the app\'s own routes, with the verdict, and leaves unknown paths to the app (no catch-all)', async () => {
+  it("goes on to the app's own routes, with the verdict, and leaves unknown paths to the app (no catch-all)", async () => {
     const { hono } = app()
     expect(await (await call(hono, '/articles/1', UA.googlebot)).text()).toBe('article for googlebot')
     expect(await (await call(hono, '/articles/1', UA.browser)).text()).toBe('article for a person')
@@ -130,7 +130,10 @@ describe('robotsEdge(config, options?) in a Hono app', () => {
     const { hono } = app({ record: (event) => void events.push(event) })
     await call(hono, '/articles/2', UA.gptbot)
     await call(hono, '/robots.txt', UA.googlebot)
-    expect(events.map((e) => [e.type, e.agent.id, e.action])).toEqual([['request', 'gptbot', 'block'], ['robots-txt', 'googlebot', 'pass']])
+    expect(events.map((e) => [e.type, e.agent.id, e.action])).toEqual([
+      ['request', 'gptbot', 'block'],
+      ['robots-txt', 'googlebot', 'pass'],
+    ])
     expect((await call(hono, '/_robots/api/report', UA.browser)).status).toBe(401)
     const without = app({ report: false }).hono
     expect(await (await call(without, '/_robots/api/report', UA.browser)).text()).toBe('404 Not Found')
@@ -155,14 +158,20 @@ describe('robotsEdge(config, options?) in a Hono app', () => {
     expect(warnings).toEqual([])
   })
 
-  it('exposes the cron on the middleware, for the Worker\'s default export', async () => {
+  it("exposes the cron on the middleware, for the Worker's default export", async () => {
     const { edge } = app()
     const spy = vi.spyOn(console, 'log').mockImplementation(() => {})
     try {
       const ctx = createExecutionContext()
       edge.scheduled({ cron: '17 * * * *', scheduledTime: Date.now(), noRetry() {} }, {}, ctx)
       await waitOnExecutionContext(ctx)
-      expect(JSON.parse(String(spy.mock.calls[0]?.[0]))).toEqual({ robotsEdge: 'cron', ipRanges: 'Error: no ROBOTS_KV binding', losses: 'Error: no ROBOTS_KV binding', prune: 'Error: no DB binding', retry: 'next run' })
+      expect(JSON.parse(String(spy.mock.calls[0]?.[0]))).toEqual({
+        robotsEdge: 'cron',
+        ipRanges: 'Error: no ROBOTS_KV binding',
+        losses: 'Error: no ROBOTS_KV binding',
+        prune: 'Error: no DB binding',
+        retry: 'next run',
+      })
     } finally {
       spy.mockRestore()
     }

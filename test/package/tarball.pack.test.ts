@@ -51,16 +51,18 @@ beforeAll(async () => {
   tarball = await pack(dir)
   // The plain Worker leaves hono to npm (a peer dependency, installed for it);
   // the Hono app depends on hono itself.
-  const [workerApp, honoApp] = await Promise.all([
-    createApp('worker-app', dir, tarball.file),
-    createApp('hono-app', dir, tarball.file, ['hono@4.13.19']),
-  ])
+  const [workerApp, honoApp] = await Promise.all([createApp('worker-app', dir, tarball.file), createApp('hono-app', dir, tarball.file, ['hono@4.13.19'])])
   // `wrangler d1 migrations apply` runs in the plain Worker's app; the Hono
   // app gets a copy of the migrated state (both bind one database, DB, with
   // no id, so wrangler keeps it at the same path): one local runtime fewer.
   const [migrations, bundles] = await Promise.all([migrate(workerApp), Promise.all([bundle(workerApp), bundle(honoApp)])])
   await cp(join(workerApp, '.state'), join(honoApp, '.state'), { recursive: true })
-  for (const [i, [name, appDir]] of ([['worker-app', workerApp], ['hono-app', honoApp]] as const).entries()) {
+  for (const [i, [name, appDir]] of (
+    [
+      ['worker-app', workerApp],
+      ['hono-app', honoApp],
+    ] as const
+  ).entries()) {
     const { script, gzipBytes } = bundles[i]!
     const app = await start(appDir, script, { secrets: SECRETS })
     consumers.set(name, { name, dir: appDir, gzipBytes, migrations, script, app })
@@ -82,7 +84,9 @@ describe('the tarball', () => {
     }
     // data/ip-ranges-snapshot.json is written by `npm run ranges:snapshot` at release, never by packing (which stays offline-safe), so it may be absent.
     expect(tarball.files.filter((f) => f.startsWith('data/'))).toEqual(existsSync(new URL('../../data/ip-ranges-snapshot.json', import.meta.url)) ? ['data/ip-ranges-snapshot.json'] : [])
-    expect(tarball.files).toEqual(expect.arrayContaining(['lib/cli.mjs', 'migrations/0001_ledger.sql', 'public/_robots/static/dashboard.js', 'public/_headers', 'CHANGELOG.md', 'LICENSE', 'README.md']))
+    expect(tarball.files).toEqual(
+      expect.arrayContaining(['lib/cli.mjs', 'migrations/0001_ledger.sql', 'public/_robots/static/dashboard.js', 'public/_headers', 'CHANGELOG.md', 'LICENSE', 'README.md']),
+    )
     console.log(`tarball: ${(tarball.size / 1024).toFixed(1)} KiB packed, ${(tarball.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${tarball.files.length} files`)
   })
 })
@@ -90,21 +94,21 @@ describe('the tarball', () => {
 describe.each(['worker-app', 'hono-app'] as const)('%s, installed from the tarball', (name) => {
   const consumer = () => consumers.get(name)!
 
-  it('applied the package\'s migrations to its local D1', async () => {
+  it("applied the package's migrations to its local D1", async () => {
     expect(consumer().migrations).toMatch(/0001_ledger\.sql/)
     const tables = (await consumer().app.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")).map((t) => t.name)
     expect(tables).toEqual(expect.arrayContaining(['events', 'counts_hourly', 'counts_daily', 'robots_versions', 'robots_fetches', 'ledger_losses']))
   })
 
   // The consumer's bundle is reported here; the budget is measured on the template by `npm run bench` (bench/bundle.ts).
-  it('bundles without what stays out of a Worker: the chart library, the operators\' pages, the CLI', () => {
+  it("bundles without what stays out of a Worker: the chart library, the operators' pages, the CLI", () => {
     console.log(`${name}: Worker bundle ${(consumer().gzipBytes / 1024).toFixed(1)} KiB gzip (minified, as deployed)`)
     expect(consumer().script).not.toContain('uPlot.paths')
     expect(consumer().script).not.toContain('platform.openai.com/docs/bots')
     expect(consumer().script).not.toContain('lint --fix')
   })
 
-  it('serves /robots.txt from the app\'s own config', async () => {
+  it("serves /robots.txt from the app's own config", async () => {
     const res = await get(consumer().app, '/robots.txt', UA.googlebot)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8')
@@ -121,7 +125,7 @@ describe.each(['worker-app', 'hono-app'] as const)('%s, installed from the tarba
     expect(await res.text()).not.toContain(name)
   })
 
-  it('lets a browser and an allowed crawler through to the app\'s own handler', async () => {
+  it("lets a browser and an allowed crawler through to the app's own handler", async () => {
     const person = await get(consumer().app, '/articles/2', UA.browser)
     expect(person.status).toBe(200)
     expect(await person.text()).toMatch(name === 'worker-app' ? /^worker-app handled \/articles\/2/ : /^hono-app article 2 for a person/)
@@ -132,12 +136,14 @@ describe.each(['worker-app', 'hono-app'] as const)('%s, installed from the tarba
   })
 
   it('records the judged requests and the robots.txt fetch in D1, and no person', async () => {
-    const rows = await rowsOf(consumer().app, "SELECT type, agent_key AS agent, action, allowed, path FROM events ORDER BY id", 3)
-    expect(rows).toEqual(expect.arrayContaining([
-      expect.objectContaining({ type: 'robots-txt', agent: 'googlebot' }),
-      expect.objectContaining({ type: 'request', agent: 'gptbot', action: 'block', allowed: 0, path: '/articles/1' }),
-      expect.objectContaining({ type: 'request', agent: 'googlebot', action: 'pass', allowed: 1, path: '/articles/3' }),
-    ]))
+    const rows = await rowsOf(consumer().app, 'SELECT type, agent_key AS agent, action, allowed, path FROM events ORDER BY id', 3)
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'robots-txt', agent: 'googlebot' }),
+        expect.objectContaining({ type: 'request', agent: 'gptbot', action: 'block', allowed: 0, path: '/articles/1' }),
+        expect.objectContaining({ type: 'request', agent: 'googlebot', action: 'pass', allowed: 1, path: '/articles/3' }),
+      ]),
+    )
     expect(rows.some((r) => r.path === '/articles/2')).toBe(false)
   })
 
@@ -156,7 +162,7 @@ describe.each(['worker-app', 'hono-app'] as const)('%s, installed from the tarba
     expect(((await report.json()) as { unchecked: { agentKey: string }[] }).unchecked.map((a) => a.agentKey)).toContain('gptbot')
   })
 
-  it('runs the cron: robots-edge\'s, and the app\'s own beside it', async () => {
+  it("runs the cron: robots-edge's, and the app's own beside it", async () => {
     const result = await consumer().app.scheduled({ cron: '17 * * * *', scheduledTime: new Date(1_800_000_000_000) })
     expect(result.outcome).toBe('ok')
     expect(consumer().app.logs.some((line) => line.includes('"robotsEdge":"cron"'))).toBe(true)
@@ -166,7 +172,7 @@ describe.each(['worker-app', 'hono-app'] as const)('%s, installed from the tarba
     }
   })
 
-  it('npx robots-edge print, check, lint and validate read the app\'s robots.config.ts', async () => {
+  it("npx robots-edge print, check, lint and validate read the app's robots.config.ts", async () => {
     const served = await (await get(consumer().app, '/robots.txt', UA.browser)).text()
     const printed = await cli(consumer().dir, ['print', '--host', '127.0.0.1'])
     expect(printed).toMatchObject({ code: 0, stderr: '' })

@@ -14,8 +14,8 @@ const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.co
 const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)'
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 
-describe('loadtest: the expectations follow the Worker\'s rules', () => {
-  it('a crawler\'s request and robots.txt fetch are recorded; people are not; GPTBot is refused', async () => {
+describe("loadtest: the expectations follow the Worker's rules", () => {
+  it("a crawler's request and robots.txt fetch are recorded; people are not; GPTBot is refused", async () => {
     const ranges = await fixtureRanges()
     expect(expectationFor(policy, ranges, '/private/x', GOOGLEBOT, '66.249.66.1')).toEqual({ recorded: true, refused: false })
     expect(expectationFor(policy, ranges, '/robots.txt', GOOGLEBOT, '203.0.113.66')).toEqual({ recorded: true, refused: false })
@@ -64,12 +64,16 @@ describe('loadtest: a short run against the built Worker (Miniflare)', () => {
   }, 120_000)
 })
 
-describe('loadtest --fault d1: D1 locked in the middle of a short run (Miniflare, Python\'s sqlite3)', () => {
+describe("loadtest --fault d1: D1 locked in the middle of a short run (Miniflare, Python's sqlite3)", () => {
   // The real bundle and Miniflare's real D1, in a SQLite file another process
   // locks for three seconds: every write fails with SQLITE_BUSY meanwhile.
   it('answers every request, and stores or counts every crawler request; the outage is logged once', async () => {
     const result = await loadtest({
-      seconds: 5, connections: 4, stepSeconds: 0.5, bundles: await builtWorkers(), fault: { kind: 'd1', startSeconds: 1, seconds: 3 },
+      seconds: 5,
+      connections: 4,
+      stepSeconds: 0.5,
+      bundles: await builtWorkers(),
+      fault: { kind: 'd1', startSeconds: 1, seconds: 3 },
     })
     expect(result.errors).toBe(0)
     const fault = result.fault!

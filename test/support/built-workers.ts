@@ -37,7 +37,12 @@ async function filesUnder(path: string): Promise<string[]> {
 async function inputsHash(): Promise<string> {
   const files = (await Promise.all(INPUTS.map((p) => filesUnder(join(ROOT, p))))).flat().sort()
   const hash = createHash('sha256')
-  for (const file of files) hash.update(relative(ROOT, file)).update('\0').update(await readFile(file)).update('\0')
+  for (const file of files)
+    hash
+      .update(relative(ROOT, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0')
   return hash.digest('hex').slice(0, 16)
 }
 
@@ -53,13 +58,19 @@ async function build(hash: string): Promise<Bundles> {
   if (existing) return existing
   await mkdir(CACHE, { recursive: true })
   const lock = `${dir}.lock`
-  const locked = await mkdir(lock).then(() => true, () => false)
+  const locked = await mkdir(lock).then(
+    () => true,
+    () => false,
+  )
   if (!locked) {
     // Another test process is building the same inputs: wait for it.
     for (;;) {
       const built = await bundlesIn(dir)
       if (built) return built
-      const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => Infinity)
+      const age = await stat(lock).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => Infinity,
+      )
       if (age > STALE_LOCK_MS) break
       await new Promise((r) => setTimeout(r, 200))
     }

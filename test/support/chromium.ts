@@ -25,7 +25,14 @@ declare module 'vitest' {
 }
 
 const run = promisify(execFile)
-const SYSTEM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome-stable', '/usr/bin/google-chrome', '/snap/bin/chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome']
+const SYSTEM = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome-stable',
+  '/usr/bin/google-chrome',
+  '/snap/bin/chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+]
 
 const say = (line: string) => console.log(`e2e: ${line}`)
 const reason = (error: unknown) => ((error as { stderr?: string }).stderr?.trim().split('\n').at(-1) ?? (error as Error).message ?? String(error)).slice(0, 300)
@@ -67,7 +74,10 @@ export async function findChromium(): Promise<string> {
     return cached
   }
   const tried: string[] = []
-  for (const [route, install] of [['Playwright\'s installer', playwrightInstall], ['apt-get', aptInstall]] as const) {
+  for (const [route, install] of [
+    ["Playwright's installer", playwrightInstall],
+    ['apt-get', aptInstall],
+  ] as const) {
     say(`no Chromium found; installing one with ${route}...`)
     try {
       const path = await install()
@@ -78,7 +88,9 @@ export async function findChromium(): Promise<string> {
       say(`${route} did not work: ${reason(error)}`)
     }
   }
-  throw new Error(`No Chromium for the browser tests. Looked for CHROMIUM_PATH, ${SYSTEM.join(', ')} and Playwright's cache; tried ${tried.join('; ')}. Install one (Debian/Ubuntu: apt-get install chromium; elsewhere: npx playwright-core install chromium) or set CHROMIUM_PATH.`)
+  throw new Error(
+    `No Chromium for the browser tests. Looked for CHROMIUM_PATH, ${SYSTEM.join(', ')} and Playwright's cache; tried ${tried.join('; ')}. Install one (Debian/Ubuntu: apt-get install chromium; elsewhere: npx playwright-core install chromium) or set CHROMIUM_PATH.`,
+  )
 }
 
 export default async function provideChromium(project: TestProject): Promise<void> {

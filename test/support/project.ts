@@ -50,7 +50,7 @@ export async function createProject(): Promise<Project> {
     dir,
     writeConfig: (text) => writeFile(join(dir, 'robots.config.ts'), text),
     run(command, options = {}) {
-      const argv = options.tty ? ['script', ['-qfec', command, '/dev/null']] as const : ['sh', ['-c', command]] as const
+      const argv = options.tty ? (['script', ['-qfec', command, '/dev/null']] as const) : (['sh', ['-c', command]] as const)
       return new Promise((resolve, reject) => {
         const child = spawn(argv[0], [...argv[1]], { cwd: dir, env: shellEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
         let output = ''
@@ -86,9 +86,30 @@ export async function freePort(): Promise<number> {
 /** `wrangler dev` in the project with both Workers, as `npm run dev` runs it, on its own ports and state; output collected. */
 export async function startDev(project: Project): Promise<{ origin: string; output: () => string; stop(): Promise<void> }> {
   const [port, inspector] = [await freePort(), await freePort()]
-  const child: ChildProcess = spawn(join(ROOT, 'node_modules', '.bin', 'wrangler'), ['dev', '-c', 'wrangler.toml', '-c', 'wrangler.admin.toml', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector), '--persist-to', join(project.dir, '.wrangler', 'state')], {
-    cwd: project.dir, env: shellEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true,
-  })
+  const child: ChildProcess = spawn(
+    join(ROOT, 'node_modules', '.bin', 'wrangler'),
+    [
+      'dev',
+      '-c',
+      'wrangler.toml',
+      '-c',
+      'wrangler.admin.toml',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspector),
+      '--persist-to',
+      join(project.dir, '.wrangler', 'state'),
+    ],
+    {
+      cwd: project.dir,
+      env: shellEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  )
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))

@@ -17,7 +17,10 @@ export interface TestSigner {
 /** RFC 7638 thumbprint of an Ed25519 JWK, computed here independently of src/. */
 async function thumbprint(x: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))))
-  return btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 }
 
 export async function createSigner(): Promise<TestSigner> {
@@ -58,8 +61,12 @@ export async function signedRequest(signer: TestSigner, url: string, options: Si
   const headers = new Headers(options.headers)
   if (agent !== null) headers.set('signature-agent', agent)
   const unsigned = new Request(url, { headers })
-  const components =
-    options.components ?? ['@authority', '@method', '@path', ...(agent === null ? [] : [agent.startsWith('"') ? 'signature-agent' : { name: 'signature-agent', parameters: { key: label } }])]
+  const components = options.components ?? [
+    '@authority',
+    '@method',
+    '@path',
+    ...(agent === null ? [] : [agent.startsWith('"') ? 'signature-agent' : { name: 'signature-agent', parameters: { key: label } }]),
+  ]
   const created = options.created ?? Math.floor(Date.now() / 1000)
   const fields = await createSignature(unsigned, {
     label,

@@ -45,19 +45,21 @@ beforeAll(() => {
 }, 60_000)
 
 describe('robots.config.ts in an editor', () => {
-  it('offers the known crawlers\' tokens for userAgent', () => {
+  it("offers the known crawlers' tokens for userAgent", () => {
     const names = completionsAt("import { defineConfig } from 'robots-edge'\nexport default defineConfig({ rules: [{ userAgent: '|' }] })\n")
     expect(names).toEqual(expect.arrayContaining(['*', 'gptbot', 'googlebot', 'ccbot', 'bingbot']))
   }, 60_000)
 
-  it('offers them in a list of tokens, in a lone rule, and in a config function\'s result', () => {
+  it("offers them in a list of tokens, in a lone rule, and in a config function's result", () => {
     expect(completionsAt("import { defineConfig } from 'robots-edge'\ndefineConfig({ rules: [{ userAgent: ['GPTBot', '|'] }] })\n")).toContain('ccbot')
     expect(completionsAt("import { defineConfig } from 'robots-edge'\ndefineConfig({ rules: { userAgent: '|' } })\n")).toContain('gptbot')
     expect(completionsAt("import { defineConfig } from 'robots-edge'\ndefineConfig(({ env }) => ({ rules: [{ userAgent: '|' }] }))\n")).toContain('gptbot')
   }, 60_000)
 
   it('offers the keys of a rule and of the config', () => {
-    expect(completionsAt("import { defineConfig } from 'robots-edge'\ndefineConfig({ rules: [{ userAgent: '*', | }] })\n")).toEqual(expect.arrayContaining(['allow', 'disallow', 'crawlDelay', 'contentSignal', 'guard']))
+    expect(completionsAt("import { defineConfig } from 'robots-edge'\ndefineConfig({ rules: [{ userAgent: '*', | }] })\n")).toEqual(
+      expect.arrayContaining(['allow', 'disallow', 'crawlDelay', 'contentSignal', 'guard']),
+    )
     expect(completionsAt("import { defineConfig } from 'robots-edge'\ndefineConfig({ rules: [], | })\n")).toEqual(expect.arrayContaining(['sitemap', 'guard', 'host', 'indexable', 'previewHosts']))
   }, 60_000)
 

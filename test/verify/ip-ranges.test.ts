@@ -143,7 +143,22 @@ describe('IPv6 text forms (RFC 4291 §2.2)', () => {
   })
 
   it('refuses malformed addresses and zone ids, without throwing', () => {
-    for (const ip of [':::', ':1::', '1:2:3:4:5:6:7:8:9', '1::2::3', '12345::', '2001:db8:1:2:3:4:5:6::', '2001:db8::1:', '2001:db8::1%eth0', 'fe80::1%1', '[2001:db8::1]', '2001:db8::1.2.3', '2001:db8:1:2:3:4:5:1.2.3.4', '2001:db8::g', '2001:db8 ::1']) {
+    for (const ip of [
+      ':::',
+      ':1::',
+      '1:2:3:4:5:6:7:8:9',
+      '1::2::3',
+      '12345::',
+      '2001:db8:1:2:3:4:5:6::',
+      '2001:db8::1:',
+      '2001:db8::1%eth0',
+      'fe80::1%1',
+      '[2001:db8::1]',
+      '2001:db8::1.2.3',
+      '2001:db8:1:2:3:4:5:1.2.3.4',
+      '2001:db8::g',
+      '2001:db8 ::1',
+    ]) {
       expect(set.has(ip), ip).toBe(false)
     }
   })
@@ -211,7 +226,20 @@ describe('merging and the stored form', () => {
   })
 
   it('fromJSON throws a TypeError naming the problem on anything else', () => {
-    const bad: unknown[] = [null, 'x', {}, { v: 2, v4: [], v6: [] }, { v: 1, v4: [1], v6: [] }, { v: 1, v4: [5, 1], v6: [] }, { v: 1, v4: [-1, 3], v6: [] }, { v: 1, v4: [0, 2 ** 32], v6: [] }, { v: 1, v4: [0, 1.5], v6: [] }, { v: 1, v4: [], v6: ['xyz', '1'] }, { v: 1, v4: [], v6: ['1'.repeat(33), '2'] }, { v: 1, v4: [] }]
+    const bad: unknown[] = [
+      null,
+      'x',
+      {},
+      { v: 2, v4: [], v6: [] },
+      { v: 1, v4: [1], v6: [] },
+      { v: 1, v4: [5, 1], v6: [] },
+      { v: 1, v4: [-1, 3], v6: [] },
+      { v: 1, v4: [0, 2 ** 32], v6: [] },
+      { v: 1, v4: [0, 1.5], v6: [] },
+      { v: 1, v4: [], v6: ['xyz', '1'] },
+      { v: 1, v4: [], v6: ['1'.repeat(33), '2'] },
+      { v: 1, v4: [] },
+    ]
     for (const value of bad) expect(() => IpRangeSet.fromJSON(value), JSON.stringify(value)).toThrow(TypeError)
   })
 })
@@ -269,7 +297,13 @@ describe('has agrees with a linear scan (property)', () => {
 
   it('never throws on arbitrary strings', () => {
     const set = cidrs('0.0.0.0/0', '::/0')
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF:.%/[] x'), maxLength: 50 }), (s) => typeof set.has(s) === 'boolean'), { numRuns: 2000 })
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (s) => typeof set.has(s) === 'boolean'), { numRuns: 500 })
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF:.%/[] x'), maxLength: 50 }), (s) => typeof set.has(s) === 'boolean'),
+      { numRuns: 2000 },
+    )
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (s) => typeof set.has(s) === 'boolean'),
+      { numRuns: 500 },
+    )
   })
 })

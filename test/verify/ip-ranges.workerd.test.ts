@@ -2,7 +2,16 @@ import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { IpRangeSet, ipRangeLists, parseIpRanges, verifyClaim } from '../../src/verify/index.ts'
 import { createIpRangeLoader } from '../../src/verify/store/ip-range-loader.ts'
-import { IP_RANGES_INDEX_KEY, IP_RANGES_KEY_PREFIX, IP_RANGES_VERSION_KEY, ipRangesKey, refreshIpRanges, type FetchFn, type IpRangesIndex, type IpRangesMetadata } from '../../src/verify/store/ip-ranges.ts'
+import {
+  IP_RANGES_INDEX_KEY,
+  IP_RANGES_KEY_PREFIX,
+  IP_RANGES_VERSION_KEY,
+  ipRangesKey,
+  refreshIpRanges,
+  type FetchFn,
+  type IpRangesIndex,
+  type IpRangesMetadata,
+} from '../../src/verify/store/ip-ranges.ts'
 import bingbot from '../fixtures/ip-ranges/bingbot.json?raw'
 import garbage from '../fixtures/ip-ranges/garbage.html?raw'
 import googlebot from '../fixtures/ip-ranges/googlebot.json?raw'
@@ -29,7 +38,16 @@ const TIMEOUT_MS = 50
 
 /** Serves the fixtures by URL; fails some lists the way real servers do. */
 function fakeFetch(overrides: Record<string, string | number> = {}): FetchFn & { calls: string[] } {
-  const bodies: Record<string, string | number> = { [GOOGLEBOT]: googlebot, [SPECIAL]: specialCrawlers, [BING]: bingbot, [STRIPE]: stripeWebhooks, [UPTIMEROBOT]: uptimerobot, [PINGDOM]: garbage, [USER_TRIGGERED]: 500, ...overrides }
+  const bodies: Record<string, string | number> = {
+    [GOOGLEBOT]: googlebot,
+    [SPECIAL]: specialCrawlers,
+    [BING]: bingbot,
+    [STRIPE]: stripeWebhooks,
+    [UPTIMEROBOT]: uptimerobot,
+    [PINGDOM]: garbage,
+    [USER_TRIGGERED]: 500,
+    ...overrides,
+  }
   const calls: string[] = []
   const fetchFn = async (url: string, init: RequestInit): Promise<Response> => {
     calls.push(url)

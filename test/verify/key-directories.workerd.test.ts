@@ -19,7 +19,10 @@ beforeAll(async () => {
   rotated = await createSigner()
 })
 
-const served = (body: () => string, headers: Record<string, string> = { 'cache-control': 'max-age=3600' }) => () => new Response(body(), { headers })
+const served =
+  (body: () => string, headers: Record<string, string> = { 'cache-control': 'max-age=3600' }) =>
+  () =>
+    new Response(body(), { headers })
 
 async function clearKv(): Promise<void> {
   const { keys } = await env.ROBOTS_KV.list({ prefix: KEY_DIRECTORY_PREFIX })

@@ -31,8 +31,7 @@ const VECTORS = {
   },
 }
 
-const vectorRequest = (v: (typeof VECTORS)['legacy']) =>
-  new Request('https://example.com/', { headers: { 'signature-agent': v.agent, 'signature-input': v.input, signature: v.signature } })
+const vectorRequest = (v: (typeof VECTORS)['legacy']) => new Request('https://example.com/', { headers: { 'signature-agent': v.agent, 'signature-input': v.input, signature: v.signature } })
 
 describe('RFC 9421 signature base: the draft test vectors', () => {
   it.each(Object.entries(VECTORS))('%s Signature-Agent: the base matches and the signature verifies', async (_name, v) => {
@@ -124,7 +123,24 @@ describe('Signature-Agent values: https origins that may be fetched', () => {
     expect(signatureAgentOrigin(`g="${value}"`, 'g')).toEqual({ ok: false, problem: 'bad-signature-agent' })
   })
 
-  it.each(['http://chatgpt.com', 'https://u@chatgpt.com', 'https://chatgpt.com/path', 'https://chatgpt.com/?q', 'https://chatgpt.com#x', 'https://10.0.0.1', 'https://0x7f000001', 'https://[fe80::1]', 'https://localhost', 'https://a.localhost', 'https://nas.local', 'https://db.internal', 'https://router', 'ftp://chatgpt.com', 'javascript:alert(1)', ''])('refuses %j', (value) => {
+  it.each([
+    'http://chatgpt.com',
+    'https://u@chatgpt.com',
+    'https://chatgpt.com/path',
+    'https://chatgpt.com/?q',
+    'https://chatgpt.com#x',
+    'https://10.0.0.1',
+    'https://0x7f000001',
+    'https://[fe80::1]',
+    'https://localhost',
+    'https://a.localhost',
+    'https://nas.local',
+    'https://db.internal',
+    'https://router',
+    'ftp://chatgpt.com',
+    'javascript:alert(1)',
+    '',
+  ])('refuses %j', (value) => {
     expect(directoryOrigin(value)).toBeNull()
   })
 

@@ -47,7 +47,7 @@ async function eventsOf(expected: number): Promise<{ verification: string; path:
 }
 
 describe('before the cron ever ran', () => {
-  it('the coverage route says plainly that Google\'s ranges are not loaded, and the command that loads them', async () => {
+  it("the coverage route says plainly that Google's ranges are not loaded, and the command that loads them", async () => {
     const coverage = await (await api('verification')).json<{ fix: string; operators: { operator: string; status: string; message: string | null; fix: string | null }[] }>()
     expect(coverage.operators.find((o) => o.operator === 'Google')).toMatchObject({
       status: 'missing',
@@ -57,7 +57,7 @@ describe('before the cron ever ran', () => {
   })
 })
 
-describe('one Googlebot request before the ranges load, then spoofers after (the issue\'s `npm run dev` case)', () => {
+describe("one Googlebot request before the ranges load, then spoofers after (the issue's `npm run dev` case)", () => {
   it('never says Google ignores robots.txt, and keeps the spoofed claims apart', async () => {
     // 1. Googlebot, before any range is stored: the claim cannot be checked.
     expect((await get('/private/x', GOOGLE_IP)).status).toBe(200)
@@ -74,7 +74,10 @@ describe('one Googlebot request before the ranges load, then spoofers after (the
     expect(events.map((e) => e.verification)).toEqual(['unknown', ...paths.map(() => 'spoofed')])
 
     // The report's clock is its own (the real one): the range is given explicitly.
-    const report = await (await api(`report?host=${HOST}&until=${Date.now() + 3_600_000}`)).json<{ agents: { agentKey: string; verdict: string }[]; spoofed: { agentKey: string; requests: number }[] }>()
+    const report = await (await api(`report?host=${HOST}&until=${Date.now() + 3_600_000}`)).json<{
+      agents: { agentKey: string; verdict: string }[]
+      spoofed: { agentKey: string; requests: number }[]
+    }>()
     const googlebot = report.agents.find((a) => a.agentKey === 'googlebot')
     expect(googlebot?.verdict).not.toBe('ignores robots.txt')
     expect(report.spoofed).toContainEqual(expect.objectContaining({ agentKey: 'googlebot', requests: 30 }))
@@ -93,7 +96,10 @@ describe('GET /_robots/api/verification', () => {
     clock.advance(60_000)
     const res = await api('verification')
     expect(res.status).toBe(200)
-    const coverage = await res.json<{ refreshedAt: number; operators: { operator: string; status: string; lists: { url: string; loaded: boolean; fetchedAt: number | null; error: string | null }[] }[] }>()
+    const coverage = await res.json<{
+      refreshedAt: number
+      operators: { operator: string; status: string; lists: { url: string; loaded: boolean; fetchedAt: number | null; error: string | null }[] }[]
+    }>()
     expect(coverage.refreshedAt).toBeGreaterThan(0)
     const google = coverage.operators.find((o) => o.operator === 'Google')!
     expect(google.status).toBe('partial')

@@ -34,7 +34,7 @@ describe('verified by Cloudflare', () => {
     expect(verifyClaim('googlebot', OUTSIDE_IP, { verifiedBotCategory: 'Search Engine Crawler' }, none)).toBe('verified')
   })
 
-  it('does not outweigh the operator\'s published list', () => {
+  it("does not outweigh the operator's published list", () => {
     expect(verifyClaim('googlebot', OUTSIDE_IP, { verifiedBotCategory: 'Search Engine Optimization' }, ranges)).toBe('spoofed')
     expect(verifyClaim('googlebot', GOOGLEBOT_IP, { verifiedBotCategory: 'Search Engine Crawler' }, ranges)).toBe('verified')
   })
@@ -52,7 +52,7 @@ describe('verified by Cloudflare', () => {
   })
 })
 
-describe('verified by the operator\'s published IP ranges', () => {
+describe("verified by the operator's published IP ranges", () => {
   it('Googlebot from an address in common-crawlers.json', () => {
     expect(verifyClaim('googlebot', GOOGLEBOT_IP, undefined, ranges)).toBe('verified')
     expect(verifyClaim('googlebot', '2001:4860:4801:10::1', undefined, ranges)).toBe('verified')
@@ -110,9 +110,13 @@ describe('several lists per agent', () => {
   const gcp = parseIpRanges('{"prefixes":[{"ipv4Prefix":"34.100.0.0/16"}]}', 'google-json').set
   const googleOwned = parseIpRanges('{"prefixes":[{"ipv4Prefix":"74.125.210.0/24"}]}', 'google-json').set
   const agents = parseIpRanges('{"prefixes":[{"ipv6Prefix":"2001:4860:4802::/48"}]}', 'google-json').set
-  const all = new Map([[FETCHERS_GOOGLE_LIST, googleOwned], [FETCHERS_GCP_LIST, gcp], [AGENTS_LIST, agents]])
+  const all = new Map([
+    [FETCHERS_GOOGLE_LIST, googleOwned],
+    [FETCHERS_GCP_LIST, gcp],
+    [AGENTS_LIST, agents],
+  ])
 
-  it('Google\'s user-triggered fetchers are on every list Google documents for them', () => {
+  it("Google's user-triggered fetchers are on every list Google documents for them", () => {
     expect(ipRangeListsOf('feedfetcher-google').map((l) => l.url)).toEqual([FETCHERS_GOOGLE_LIST, FETCHERS_GCP_LIST, AGENTS_LIST])
     expect(ipRangeListsOf('google-agent').map((l) => l.url)).toEqual([FETCHERS_GOOGLE_LIST, FETCHERS_GCP_LIST, AGENTS_LIST])
     expect(ipRangeListsOf('googlebot').map((l) => l.url)).toEqual([GOOGLEBOT_LIST])
@@ -127,7 +131,10 @@ describe('several lists per agent', () => {
 
   it('spoofed only when every list that could vouch is loaded', () => {
     expect(verifyClaim('feedfetcher-google', OUTSIDE_IP, undefined, all)).toBe('spoofed')
-    const withoutGcp = new Map([[FETCHERS_GOOGLE_LIST, googleOwned], [AGENTS_LIST, agents]])
+    const withoutGcp = new Map([
+      [FETCHERS_GOOGLE_LIST, googleOwned],
+      [AGENTS_LIST, agents],
+    ])
     expect(verifyClaim('feedfetcher-google', OUTSIDE_IP, undefined, withoutGcp)).toBe('unknown')
     expect(verifyClaim('feedfetcher-google', '74.125.210.9', undefined, withoutGcp)).toBe('verified')
   })
@@ -139,7 +146,7 @@ describe('several lists per agent', () => {
 })
 
 describe('spoofed: the operator publishes ranges and the address is outside them', () => {
-  it('Googlebot from an address outside Google\'s ranges', () => {
+  it("Googlebot from an address outside Google's ranges", () => {
     expect(verifyClaim('googlebot', OUTSIDE_IP, undefined, ranges)).toBe('spoofed')
     expect(verifyClaim('googlebot', '2001:db8::1', undefined, ranges)).toBe('spoofed')
   })
@@ -159,7 +166,7 @@ describe('spoofed: the operator publishes ranges and the address is outside them
 })
 
 describe('the lists the registry names', () => {
-  it('each list once, every agent\'s list among them', () => {
+  it("each list once, every agent's list among them", () => {
     const urls = ipRangeLists.map((list) => list.url)
     expect(new Set(urls).size).toBe(urls.length)
     expect(urls).toEqual(expect.arrayContaining([GOOGLEBOT_LIST, SPECIAL_CRAWLERS_LIST, BINGBOT_LIST]))

@@ -8,7 +8,10 @@ import { createSigner, DIRECTORY, fakeFetch, replay, signedRequest, type TestSig
 // Grouped by the section of draft-ietf-webbotauth-httpsig-protocol they check.
 
 const URL_ = 'https://www.example.com/articles/1?page=2'
-const json = (body: string, headers: Record<string, string> = {}) => () => new Response(body, { headers: { 'content-type': 'application/http-message-signatures-directory+json', ...headers } })
+const json =
+  (body: string, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(body, { headers: { 'content-type': 'application/http-message-signatures-directory+json', ...headers } })
 
 let signer: TestSigner
 let other: TestSigner
@@ -63,7 +66,10 @@ describe('§4.1 a valid signature', () => {
     const { verify } = verifier()
     const good = await signedRequest(signer, URL_, { label: 'b', agent: 'b="https://signer.example"' })
     const headers = new Headers(good.headers)
-    headers.set('signature-input', `a=("@authority");created=1;keyid="x", bad=("@authority" "signature-agent";key="b");created=${Math.floor(Date.now() / 1000)};expires=${Math.floor(Date.now() / 1000) + 60};keyid="${signer.keyId}";tag="web-bot-auth", ${good.headers.get('signature-input')}`)
+    headers.set(
+      'signature-input',
+      `a=("@authority");created=1;keyid="x", bad=("@authority" "signature-agent";key="b");created=${Math.floor(Date.now() / 1000)};expires=${Math.floor(Date.now() / 1000) + 60};keyid="${signer.keyId}";tag="web-bot-auth", ${good.headers.get('signature-input')}`,
+    )
     headers.set('signature', `a=:AAAA:, bad=:${btoa('x'.repeat(64))}:, ${good.headers.get('signature')}`)
     expect(await verify(new Request(URL_, { headers }))).toMatchObject({ status: 'valid', label: 'b' })
   })
@@ -217,7 +223,18 @@ describe('§5 discovery failures leave the signature unverifiable', () => {
 
   it('never fetches a Signature-Agent that is not a public https origin', async () => {
     const { verify, calls } = verifier()
-    for (const agent of ['http://signer.example', 'https://user:pw@signer.example', 'https://127.0.0.1', 'https://[::1]', 'https://localhost', 'https://2130706433', 'https://printer.local', 'https://intranet', 'https://signer.example/keys', 'not a url']) {
+    for (const agent of [
+      'http://signer.example',
+      'https://user:pw@signer.example',
+      'https://127.0.0.1',
+      'https://[::1]',
+      'https://localhost',
+      'https://2130706433',
+      'https://printer.local',
+      'https://intranet',
+      'https://signer.example/keys',
+      'not a url',
+    ]) {
       const result = await verify(await signedRequest(signer, URL_, { agent: `sig1="${agent}"` }))
       expect(result, agent).toEqual({ status: 'invalid', reason: 'bad-signature-agent' })
     }
@@ -231,16 +248,20 @@ describe('§5 discovery failures leave the signature unverifiable', () => {
     ['::ffff:127.0.0.1', 6],
     ['169.254.169.254', 4],
     ['10.0.0.5', 4],
-  ])('in Node, refuses a Signature-Agent whose name resolves to %s, with no connection made', async (address, family) => {
-    const asked: string[] = []
-    const directories = createKeyDirectories({ lookup: async (hostname) => (asked.push(hostname), [{ address, family }]), timeoutMs: 1000 })
-    const request = await signedRequest(signer, URL_, { agent: 'sig1="https://adv-dir.test"' })
-    expect(await verifySignedRequest(request, { resolveKey: directories.resolver(undefined) })).toEqual({ status: 'invalid', reason: 'bad-signature-agent', directory: 'https://adv-dir.test' })
-    expect(asked).toEqual(['adv-dir.test'])
-    // Remembered as a failure for a while: the next request asks nothing.
-    expect(await verifySignedRequest(request, { resolveKey: directories.resolver(undefined) })).toMatchObject({ status: 'invalid', reason: 'bad-signature-agent' })
-    expect(asked).toHaveLength(1)
-  }, 10_000)
+  ])(
+    'in Node, refuses a Signature-Agent whose name resolves to %s, with no connection made',
+    async (address, family) => {
+      const asked: string[] = []
+      const directories = createKeyDirectories({ lookup: async (hostname) => (asked.push(hostname), [{ address, family }]), timeoutMs: 1000 })
+      const request = await signedRequest(signer, URL_, { agent: 'sig1="https://adv-dir.test"' })
+      expect(await verifySignedRequest(request, { resolveKey: directories.resolver(undefined) })).toEqual({ status: 'invalid', reason: 'bad-signature-agent', directory: 'https://adv-dir.test' })
+      expect(asked).toEqual(['adv-dir.test'])
+      // Remembered as a failure for a while: the next request asks nothing.
+      expect(await verifySignedRequest(request, { resolveKey: directories.resolver(undefined) })).toMatchObject({ status: 'invalid', reason: 'bad-signature-agent' })
+      expect(asked).toHaveLength(1)
+    },
+    10_000,
+  )
 
   it('leaves discovery types other than directory unverifiable', async () => {
     const { verify, calls } = verifier()
@@ -251,7 +272,20 @@ describe('§5 discovery failures leave the signature unverifiable', () => {
 })
 
 describe('bad input is a result, never an exception', () => {
-  const garbage = ['', ' ', 'sig1', 'sig1=', 'sig1=:not base64!:', 'sig1=("@authority"', '=(', 'sig1=(),sig1=()', '\u0000\uffff', 'sig1=("@authority");created=99999999999999999999', 'x'.repeat(10_000), 'sig1=("@authority" "@authority");tag="web-bot-auth"']
+  const garbage = [
+    '',
+    ' ',
+    'sig1',
+    'sig1=',
+    'sig1=:not base64!:',
+    'sig1=("@authority"',
+    '=(',
+    'sig1=(),sig1=()',
+    '\u0000\uffff',
+    'sig1=("@authority");created=99999999999999999999',
+    'x'.repeat(10_000),
+    'sig1=("@authority" "@authority");tag="web-bot-auth"',
+  ]
   it.each(garbage)('Signature-Input %j', async (input) => {
     const { verify } = verifier()
     const request = await signedRequest(signer, URL_)

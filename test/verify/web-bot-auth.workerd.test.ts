@@ -11,7 +11,8 @@ import { createSigner, replay, signedRequest, type TestSigner } from '../support
 // is served by a stub of the global fetch, with a key made here: a signed
 // request is verified, a tampered one spoofed, an unsigned one unchanged.
 
-const GOOGLE_AGENT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Google-Agent; +https://developers.google.com/crawling/docs/crawlers-fetchers/google-agent) Chrome/138.0.0.0 Safari/537.36'
+const GOOGLE_AGENT =
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Google-Agent; +https://developers.google.com/crawling/docs/crawlers-fetchers/google-agent) Chrome/138.0.0.0 Safari/537.36'
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
 const GOOGLE_DIRECTORY = 'https://agent.bot.goog/.well-known/http-message-signatures-directory'
 

@@ -77,7 +77,12 @@ describe('createAdminWorker()', () => {
       const ctx = createExecutionContext()
       worker.scheduled!({ cron: '17 * * * *', scheduledTime: Date.now(), noRetry() {} } as ScheduledController, env as never, ctx)
       await waitOnExecutionContext(ctx)
-      expect(log.mock.calls.slice(before).map((c) => String(c[0])).filter((l) => l.includes('"robotsEdge":"cron"'))).toHaveLength(1)
+      expect(
+        log.mock.calls
+          .slice(before)
+          .map((c) => String(c[0]))
+          .filter((l) => l.includes('"robotsEdge":"cron"')),
+      ).toHaveLength(1)
     } finally {
       fetch.mockRestore()
       log.mockRestore()

@@ -14,7 +14,7 @@ describe('public/_robots/static', () => {
     ['uPlot.iife.min.js', 'dist/uPlot.iife.min.js'],
     ['uPlot.min.css', 'dist/uPlot.min.css'],
     ['uPlot.LICENSE.txt', 'LICENSE'],
-  ])('%s is the pinned uplot package\'s %s', async (copy, original) => {
+  ])("%s is the pinned uplot package's %s", async (copy, original) => {
     const packageDir = require.resolve('uplot/package.json').replace(/package\.json$/, '')
     const [ours, theirs] = await Promise.all([readFile(`public/_robots/static/${copy}`, 'utf8'), readFile(`${packageDir}${original}`, 'utf8')])
     expect(ours === theirs, `public/_robots/static/${copy} differs from node_modules/uplot/${original}: copy it again (cp node_modules/uplot/${original} public/_robots/static/${copy})`).toBe(true)

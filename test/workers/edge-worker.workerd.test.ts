@@ -46,8 +46,7 @@ async function call(worker: Worker, request: Request, bindings: object): Promise
   return res
 }
 
-const get = (path: string, ua: string, init: RequestInit = {}) =>
-  new Request(`https://example.com${path}`, { ...init, headers: { 'User-Agent': ua, ...(init.headers ?? {}) } })
+const get = (path: string, ua: string, init: RequestInit = {}) => new Request(`https://example.com${path}`, { ...init, headers: { 'User-Agent': ua, ...(init.headers ?? {}) } })
 
 describe('createEdgeWorker(config)', () => {
   // The guard logs one JSON line per judged request, as on Cloudflare.

@@ -58,10 +58,7 @@ export function timelineWindow(report, changes = []) {
   const bin = report.timelineBin ?? HOUR
   const first = Math.floor(report.filter.since / bin) * bin
   const last = Math.floor((report.filter.until - 1) / bin) * bin
-  const active = [
-    ...report.timeline.filter((t) => t.requests > 0 || t.violations > 0).map((t) => t.hour),
-    ...changes.map((c) => Math.floor(c.time / bin) * bin).filter((t) => t >= first && t <= last),
-  ]
+  const active = [...report.timeline.filter((t) => t.requests > 0 || t.violations > 0).map((t) => t.hour), ...changes.map((c) => Math.floor(c.time / bin) * bin).filter((t) => t >= first && t <= last)]
   if (active.length === 0) return { from: first, to: last, bin, follows: false }
   const earliest = Math.min(...active)
   const margin = Math.max(2 * bin, Math.floor((last - earliest) / bin / 10) * bin)
@@ -73,14 +70,8 @@ export function timelineWindow(report, changes = []) {
 function binned(report, span) {
   const { from, to, bin } = span
   const byBin = new Map(report.timeline.map((t) => [t.hour, t]))
-  const bins = (to - from) / bin + 1 <= MAX_FILLED_HOURS
-    ? Array.from({ length: (to - from) / bin + 1 }, (_, i) => from + i * bin)
-    : report.timeline.map((t) => t.hour).filter((t) => t >= from)
-  return [
-    bins.map((h) => h / 1000),
-    bins.map((h) => byBin.get(h)?.violations ?? 0),
-    bins.map((h) => byBin.get(h)?.requests ?? 0),
-  ]
+  const bins = (to - from) / bin + 1 <= MAX_FILLED_HOURS ? Array.from({ length: (to - from) / bin + 1 }, (_, i) => from + i * bin) : report.timeline.map((t) => t.hour).filter((t) => t >= from)
+  return [bins.map((h) => h / 1000), bins.map((h) => byBin.get(h)?.violations ?? 0), bins.map((h) => byBin.get(h)?.requests ?? 0)]
 }
 
 /** Rule changes as links on the plot, each to its version in the history view; redrawn with the chart. */
@@ -116,43 +107,61 @@ export function drawTimeline(container, report, changes = []) {
   const total = (i) => `${formatCount(data[i].reduce((n, v) => n + v, 0))} in all`
   const unit = shown.bin > HOUR ? 'day' : 'hour'
   let ready = false
-  draw(container, {
-    tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-    cursor: { points: { size: 6 } },
-    // Markers wait for 'ready': uPlot fires 'draw' once before its own state is complete.
-    hooks: {
-      ready: [(u) => {
-        ready = true
-        placeMarkers(u, changes)
-      }],
-      draw: [(u) => {
-        if (ready) placeMarkers(u, changes)
-      }],
+  draw(
+    container,
+    {
+      tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+      cursor: { points: { size: 6 } },
+      // Markers wait for 'ready': uPlot fires 'draw' once before its own state is complete.
+      hooks: {
+        ready: [
+          (u) => {
+            ready = true
+            placeMarkers(u, changes)
+          },
+        ],
+        draw: [
+          (u) => {
+            if (ready) placeMarkers(u, changes)
+          },
+        ],
+      },
+      scales: {
+        // The whole window, to the range's end: a rule change after the last bin's start is still marked.
+        x: { time: true, range: () => [(shown.from - shown.bin / 2) / 1000, Math.max(shown.to + shown.bin / 2, report.filter.until) / 1000] },
+        v: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
+        r: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
+      },
+      series: [
+        { value: (_u, ts) => (ts === null ? `${formatCount(data[0].length)} ${unit}s (hover for one)` : `${formatTime(ts * 1000)} UTC`) },
+        {
+          label: 'Counted violations',
+          scale: 'v',
+          stroke: RED,
+          fill: 'rgba(192, 57, 43, 0.35)',
+          width: 1,
+          paths: UPlot.paths.bars({ size: [0.9, 24] }),
+          points: { show: false },
+          value: (u, v, _s, idx) => (idx === null ? total(1) : count(u, v)),
+        },
+        { label: 'Judged requests', scale: 'r', stroke: SLATE, width: 1.5, points: { show: false }, value: (u, v, _s, idx) => (idx === null ? total(2) : count(u, v)) },
+      ],
+      axes: [
+        {},
+        { scale: 'v', label: 'violations', stroke: RED, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? formatCount(v) : '')) },
+        { scale: 'r', label: 'requests', side: 1, stroke: SLATE, grid: { show: false }, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? formatCount(v) : '')) },
+      ],
     },
-    scales: {
-      // The whole window, to the range's end: a rule change after the last bin's start is still marked.
-      x: { time: true, range: () => [(shown.from - shown.bin / 2) / 1000, Math.max(shown.to + shown.bin / 2, report.filter.until) / 1000] },
-      v: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
-      r: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
-    },
-    series: [
-      { value: (_u, ts) => (ts === null ? `${formatCount(data[0].length)} ${unit}s (hover for one)` : `${formatTime(ts * 1000)} UTC`) },
-      { label: 'Counted violations', scale: 'v', stroke: RED, fill: 'rgba(192, 57, 43, 0.35)', width: 1, paths: UPlot.paths.bars({ size: [0.9, 24] }), points: { show: false }, value: (u, v, _s, idx) => (idx === null ? total(1) : count(u, v)) },
-      { label: 'Judged requests', scale: 'r', stroke: SLATE, width: 1.5, points: { show: false }, value: (u, v, _s, idx) => (idx === null ? total(2) : count(u, v)) },
-    ],
-    axes: [
-      {},
-      { scale: 'v', label: 'violations', stroke: RED, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? formatCount(v) : '')) },
-      { scale: 'r', label: 'requests', side: 1, stroke: SLATE, grid: { show: false }, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? formatCount(v) : '')) },
-    ],
-  }, data)
+    data,
+  )
   return shown
 }
 
 /** The agents with the most counted violations, as bars. */
 export function drawByAgent(container, report) {
   const UPlot = uPlotLib()
-  const top = report.agents.filter((a) => a.evidence.violations.counted > 0)
+  const top = report.agents
+    .filter((a) => a.evidence.violations.counted > 0)
     .sort((a, b) => b.evidence.violations.counted - a.evidence.violations.counted)
     .slice(0, TOP_AGENTS)
   if (top.length === 0) return message(container, 'No counted violations in this range.')
@@ -160,17 +169,29 @@ export function drawByAgent(container, report) {
   const names = top.map((a) => visible(a.agentKey)).map((n) => (n.length > 16 ? `${n.slice(0, 15)}…` : n))
   const index = names.map((_, i) => i)
   const sum = top.reduce((n, a) => n + a.evidence.violations.counted, 0)
-  draw(container, {
-    legend: { show: true },
-    cursor: { points: { show: false } },
-    scales: { x: { time: false, range: [-0.5, names.length - 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
-    series: [
-      { label: 'Agent', value: (_u, i) => (i === null ? `top ${top.length} (hover for one)` : visible(top[Math.round(i)]?.agentKey ?? '—')) },
-      { label: 'Counted violations', stroke: RED, fill: 'rgba(192, 57, 43, 0.6)', width: 1, paths: UPlot.paths.bars({ size: [0.6, 64] }), points: { show: false }, value: (_u, v, _s, idx) => (idx === null ? `${formatCount(sum)} in all` : formatCount(v)) },
-    ],
-    axes: [
-      { splits: () => index, values: (_u, splits) => splits.map((i) => names[i] ?? ''), rotate: names.length > 5 ? -30 : 0, size: names.length > 5 ? 70 : 40, grid: { show: false } },
-      { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? formatCount(v) : '')) },
-    ],
-  }, [index, top.map((a) => a.evidence.violations.counted)])
+  draw(
+    container,
+    {
+      legend: { show: true },
+      cursor: { points: { show: false } },
+      scales: { x: { time: false, range: [-0.5, names.length - 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
+      series: [
+        { label: 'Agent', value: (_u, i) => (i === null ? `top ${top.length} (hover for one)` : visible(top[Math.round(i)]?.agentKey ?? '—')) },
+        {
+          label: 'Counted violations',
+          stroke: RED,
+          fill: 'rgba(192, 57, 43, 0.6)',
+          width: 1,
+          paths: UPlot.paths.bars({ size: [0.6, 64] }),
+          points: { show: false },
+          value: (_u, v, _s, idx) => (idx === null ? `${formatCount(sum)} in all` : formatCount(v)),
+        },
+      ],
+      axes: [
+        { splits: () => index, values: (_u, splits) => splits.map((i) => names[i] ?? ''), rotate: names.length > 5 ? -30 : 0, size: names.length > 5 ? 70 : 40, grid: { show: false } },
+        { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? formatCount(v) : '')) },
+      ],
+    },
+    [index, top.map((a) => a.evidence.violations.counted)],
+  )
 }

@@ -127,7 +127,8 @@ function drawCharts() {
   try {
     const changes = policy.changes()
     const shown = drawTimeline($('chart-timeline'), report, changes)
-    $('timeline-caption').textContent = `Counted violations and judged requests per ${shown.bin > 3_600_000 ? 'day' : 'hour'}` +
+    $('timeline-caption').textContent =
+      `Counted violations and judged requests per ${shown.bin > 3_600_000 ? 'day' : 'hour'}` +
       (shown.follows ? `, from ${formatTime(shown.from)} UTC, just before the first activity in the range` : '') +
       (changes.some((c) => c.time >= shown.from) ? ' · dashed lines: robots.txt changes' : '')
     drawByAgent($('chart-agents'), report)

@@ -63,11 +63,20 @@ function rulesState(v, index) {
 function columns(host) {
   return [
     { label: 'First served', value: (v) => v.firstServed, cell: (v) => secondCell(v.firstServed) },
-    { label: 'Version', value: (v) => v.hash, cell: (v) => el('span', {}, versionLink(host(), v.hash, null, v.hash.slice(0, 8)), v.current ? el('span', { className: 'badge good' }, 'served now') : null) },
+    {
+      label: 'Version',
+      value: (v) => v.hash,
+      cell: (v) => el('span', {}, versionLink(host(), v.hash, null, v.hash.slice(0, 8)), v.current ? el('span', { className: 'badge good' }, 'served now') : null),
+    },
     { label: 'Deployment', value: (v) => v.deployment?.tag ?? v.deployment?.id ?? null, cell: deployment },
     { label: 'Rules', value: (v) => (v.rulesChanged ? 1 : 0), cell: (v) => rulesState(v, v.index) },
     { label: 'Lines', numeric: true, value: (v) => v.lines, cell: (v) => formatCount(v.lines) },
-    { label: 'Last request', value: (v) => v.lastUsed, cell: (v) => (v.lastUsed === null ? '—' : formatTime(v.lastUsed).slice(0, 10)), title: 'The last UTC day a judged request was recorded under it' },
+    {
+      label: 'Last request',
+      value: (v) => v.lastUsed,
+      cell: (v) => (v.lastUsed === null ? '—' : formatTime(v.lastUsed).slice(0, 10)),
+      title: 'The last UTC day a judged request was recorded under it',
+    },
   ]
 }
 
@@ -95,7 +104,11 @@ function textView(text, target) {
 function diffView(previous, text) {
   const lines = lineDiff(previous.text, text)
   if (lines === null) {
-    return el('p', { className: 'notice' }, `The two versions differ in too many lines to compare in the browser (${formatCount(splitLines(previous.text).length)} and ${formatCount(splitLines(text).length)} lines): read each version's text, or run npm run robots -- diff.`)
+    return el(
+      'p',
+      { className: 'notice' },
+      `The two versions differ in too many lines to compare in the browser (${formatCount(splitLines(previous.text).length)} and ${formatCount(splitLines(text).length)} lines): read each version's text, or run npm run robots -- diff.`,
+    )
   }
   const changed = lines.map((l) => l.kind !== 'same')
   if (!changed.includes(true)) return el('p', { className: 'notice' }, 'Same lines as the version before: only line endings differ.')
@@ -128,19 +141,31 @@ export function historyView(anchor, { api, host: hostFilter, getJson }) {
   const title = el('h3', { id: 'version-title' })
   const body = el('div', { id: 'version-body' })
   const version = el('div', { id: 'version', className: 'version', hidden: true }, title, body)
-  const section = el('section', { id: 'history', 'aria-labelledby': 'history-title' },
+  const section = el(
+    'section',
+    { id: 'history', 'aria-labelledby': 'history-title' },
     el('h2', { id: 'history-title' }, 'robots.txt history'),
-    el('p', { className: 'hint' }, 'Every version each host served, when it was first served and by which deployment. The timeline marks where the rules changed; the most violated rules link to their lines. Times in UTC.'),
+    el(
+      'p',
+      { className: 'hint' },
+      'Every version each host served, when it was first served and by which deployment. The timeline marks where the rules changed; the most violated rules link to their lines. Times in UTC.',
+    ),
     el('label', { className: 'inline' }, 'Host ', select),
-    el('div', { className: 'scroll' }, table), version)
+    el('div', { className: 'scroll' }, table),
+    version,
+  )
   anchor.after(section)
   /** @type {{ hosts: any[], truncated: boolean }} */
   let history = { hosts: [], truncated: false }
-  const versions = sortableTable(table, columns(() => select.value), {
-    empty: 'No version of robots.txt is stored yet: it is recorded when a client first fetches /robots.txt.',
-    onRowClick: (v) => void open({ host: select.value, version: v.hash, line: null }),
-    rowLabel: (v) => `Read version ${v.hash.slice(0, 8)}`,
-  })
+  const versions = sortableTable(
+    table,
+    columns(() => select.value),
+    {
+      empty: 'No version of robots.txt is stored yet: it is recorded when a client first fetches /robots.txt.',
+      onRowClick: (v) => void open({ host: select.value, version: v.hash, line: null }),
+      rowLabel: (v) => `Read version ${v.hash.slice(0, 8)}`,
+    },
+  )
 
   function list() {
     const host = history.hosts.find((h) => h.host === select.value)
@@ -156,12 +181,14 @@ export function historyView(anchor, { api, host: hostFilter, getJson }) {
       table.replaceChildren(el('caption', { className: 'bad' }, `The history could not be loaded: ${error instanceof Error ? error.message : String(error)}`))
       return
     }
-    select.replaceChildren(...history.hosts.map((h) => {
-      // The value is the host as the API keys it; only the label is escaped for reading.
-      const option = /** @type {HTMLOptionElement} */ (el('option', {}, `${h.host} (${h.versions.length})`))
-      option.value = h.host
-      return option
-    }))
+    select.replaceChildren(
+      ...history.hosts.map((h) => {
+        // The value is the host as the API keys it; only the label is escaped for reading.
+        const option = /** @type {HTMLOptionElement} */ (el('option', {}, `${h.host} (${h.versions.length})`))
+        option.value = h.host
+        return option
+      }),
+    )
     select.disabled = history.hosts.length < 2
     list()
     if (history.truncated) section.append(el('p', { className: 'hint' }, 'Only the newest 500 versions are listed.'))
@@ -180,12 +207,22 @@ export function historyView(anchor, { api, host: hostFilter, getJson }) {
         list()
       }
       const v = found.version
-      title.replaceChildren(el('span', {}, `Version ${v.hash.slice(0, 8)} of ${found.host} · first served ${formatSecond(v.firstServed)} UTC · deployment `), deployment(v), v.current ? el('span', { className: 'badge good' }, 'served now') : null)
+      title.replaceChildren(
+        el('span', {}, `Version ${v.hash.slice(0, 8)} of ${found.host} · first served ${formatSecond(v.firstServed)} UTC · deployment `),
+        deployment(v),
+        v.current ? el('span', { className: 'badge good' }, 'served now') : null,
+      )
       const text = textView(found.text, line)
       body.append(
-        el('h4', {}, found.previous ? `Changes since ${found.previous.hash.slice(0, 8)} (first served ${formatSecond(found.previous.firstServed)} UTC)` : 'Changes: the first version stored for this host'),
+        el(
+          'h4',
+          {},
+          found.previous ? `Changes since ${found.previous.hash.slice(0, 8)} (first served ${formatSecond(found.previous.firstServed)} UTC)` : 'Changes: the first version stored for this host',
+        ),
         found.previous ? diffView(found.previous, found.text) : el('p', { className: 'notice' }, 'No earlier version to compare with.'),
-        el('h4', {}, `Text · ${formatCount(v.lines)} lines`), text)
+        el('h4', {}, `Text · ${formatCount(v.lines)} lines`),
+        text,
+      )
       text.querySelector('.target')?.scrollIntoView({ block: 'center' })
     } catch (error) {
       title.textContent = `The version could not be loaded: ${error instanceof Error ? error.message : String(error)}`

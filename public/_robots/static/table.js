@@ -46,7 +46,12 @@ export function sortableTable(table, columns, /** @type {TableOptions} */ option
   function header() {
     const cells = columns.map((column, index) => {
       const active = sort?.index === index
-      const button = el('button', { type: 'button', className: 'sort', title: column.title }, column.label, el('span', { className: 'arrow', 'aria-hidden': 'true' }, active ? (sort?.descending ? '▼' : '▲') : ''))
+      const button = el(
+        'button',
+        { type: 'button', className: 'sort', title: column.title },
+        column.label,
+        el('span', { className: 'arrow', 'aria-hidden': 'true' }, active ? (sort?.descending ? '▼' : '▲') : ''),
+      )
       button.addEventListener('click', () => {
         const descending = active ? !sort?.descending : Boolean(column.numeric)
         sort = { index, descending }

@@ -27,8 +27,10 @@ function verdict(agent) {
 
 /** How the counted violations break down, for the tooltip. */
 function breakdown(v) {
-  return `${v.afterFetch} after fetching robots.txt, ${v.staleCopy} with an older copy, ${v.neverFetched} never fetching it; ` +
+  return (
+    `${v.afterFetch} after fetching robots.txt, ${v.staleCopy} with an older copy, ${v.neverFetched} never fetching it; ` +
     `not counted: ${v.grace} within 24 h of a rule change, ${v.newHost ?? 0} in the first 24 h robots-edge served the host`
+  )
 }
 
 /**
@@ -68,17 +70,26 @@ export const agentColumns = [
   { label: 'Agent', value: (a) => a.agentKey, cell: (a) => el('span', { className: 'mono strong' }, a.agentKey) },
   { label: 'Verdict', value: (a) => VERDICT_RANK.indexOf(a.verdict), cell: verdict, className: 'verdict-col' },
   {
-    label: 'Violations', numeric: true, value: (a) => a.evidence.violations.counted, title: 'Counted violations: disallowed requests it could have known were disallowed',
+    label: 'Violations',
+    numeric: true,
+    value: (a) => a.evidence.violations.counted,
+    title: 'Counted violations: disallowed requests it could have known were disallowed',
     cell: (a) => el('span', { title: breakdown(a.evidence.violations), className: a.evidence.violations.counted > 0 ? 'hot' : undefined }, formatCount(a.evidence.violations.counted)),
   },
   {
-    label: 'Rate', numeric: true, value: (a) => (a.evidence.requests ? a.evidence.violations.counted / a.evidence.requests : null), title: 'Counted violations per judged request',
+    label: 'Rate',
+    numeric: true,
+    value: (a) => (a.evidence.requests ? a.evidence.violations.counted / a.evidence.requests : null),
+    title: 'Counted violations per judged request',
     cell: (a) => formatShare(a.evidence.violations.counted, a.evidence.requests),
   },
   { label: 'Requests', numeric: true, value: (a) => a.evidence.requests, cell: (a) => formatCount(a.evidence.requests), title: 'Judged requests in the range' },
   { label: 'robots.txt', numeric: true, value: (a) => a.evidence.robotsFetches, cell: fetches, title: 'Fetches of robots.txt in the range, and the last one' },
   {
-    label: 'Verified', numeric: true, value: (a) => (canVerify(a) ? a.evidence.verifiedShare : null), title: 'Share of its requests confirmed to come from its operator',
+    label: 'Verified',
+    numeric: true,
+    value: (a) => (canVerify(a) ? a.evidence.verifiedShare : null),
+    title: 'Share of its requests confirmed to come from its operator',
     cell: (a) => (canVerify(a) ? formatShare(a.evidence.verifiedShare, 1) : el('span', { title: 'Its operator publishes no IP ranges: it cannot be verified' }, '—')),
   },
   { label: 'Last seen', value: (a) => a.lastSeen ?? null, cell: (a) => timeCell(a.lastSeen) },
@@ -120,9 +131,14 @@ export const pathColumns = [
 
 /** How each class reads in the drill-down. */
 const CLASS_TEXT = {
-  afterFetch: 'violation after fetching robots.txt', staleCopy: 'violation with an older copy', neverFetched: 'violation, never fetched robots.txt',
-  grace: 'not counted: within 24 h of a rule change', newHost: 'not counted: first 24 h on this host', spoofed: 'spoofed claim',
-  unknown: 'claim not checked', unclassified: 'not counted: recorded before classes',
+  afterFetch: 'violation after fetching robots.txt',
+  staleCopy: 'violation with an older copy',
+  neverFetched: 'violation, never fetched robots.txt',
+  grace: 'not counted: within 24 h of a rule change',
+  newHost: 'not counted: first 24 h on this host',
+  spoofed: 'spoofed claim',
+  unknown: 'claim not checked',
+  unclassified: 'not counted: recorded before classes',
 }
 
 /** One stored event's verdict: allowed, or the rule and line that disallowed it and its class. */
@@ -140,7 +156,11 @@ export const eventColumns = [
   { label: 'Verdict', value: (e) => (e.type === 'robots-txt' ? 'robots' : e.allowed ? 'allowed' : 'disallowed'), cell: eventVerdict },
   { label: 'Request', value: (e) => e.path, cell: (e) => el('span', { className: 'mono' }, `${e.method} `, clipped(e.path, 60)) },
   { label: 'User-Agent', value: (e) => e.userAgent, cell: (e) => el('span', { className: 'mono ua' }, e.userAgent) },
-  { label: 'Verification', value: (e) => e.verification, cell: (e) => el('span', { className: `badge ${e.verification === 'verified' ? 'good' : e.verification === 'spoofed' ? 'bad' : 'unknown'}` }, e.verification) },
+  {
+    label: 'Verification',
+    value: (e) => e.verification,
+    cell: (e) => el('span', { className: `badge ${e.verification === 'verified' ? 'good' : e.verification === 'spoofed' ? 'bad' : 'unknown'}` }, e.verification),
+  },
   { label: 'Guard', value: (e) => e.action, cell: (e) => (e.action === 'block' ? `refused ${e.status}` : `${e.mode}: passed`) },
   { label: 'Host', value: (e) => e.host, cell: (e) => clipped(e.host, 32) },
 ]
@@ -163,9 +183,19 @@ export function totals(report) {
     card('agents ignoring robots.txt', formatCount(t.ignoring), t.ignoring > 0 ? 'bad' : 'good'),
     card('isolated violations', formatCount(t.isolated ?? 0), (t.isolated ?? 0) > 0 ? 'warn' : undefined, 'Agents with fewer than 3 counted violations, or under 1 % of their requests'),
     card('pending', formatCount(t.pending ?? 0), (t.pending ?? 0) > 0 ? 'pending' : undefined, pendingHint(report.agents)),
-    card('spoofed requests', formatCount(t.spoofedRequests), t.spoofedRequests > 0 ? 'warn' : undefined, 'Claimed a crawler\'s name and failed verification'),
-    card('claims not checked', formatCount(t.uncheckedRequests ?? 0), (t.uncheckedRequests ?? 0) > 0 ? 'warn' : undefined, 'The operator\'s IP ranges were not loaded (npx robots-edge ranges loads them): not counted for or against it'),
-    card('not counted (grace)', formatCount(t.grace + (t.newHost ?? 0)), undefined, 'Within 24 h of a rule change and allowed by the previous robots.txt, or in the first 24 h robots-edge served the host'),
+    card('spoofed requests', formatCount(t.spoofedRequests), t.spoofedRequests > 0 ? 'warn' : undefined, "Claimed a crawler's name and failed verification"),
+    card(
+      'claims not checked',
+      formatCount(t.uncheckedRequests ?? 0),
+      (t.uncheckedRequests ?? 0) > 0 ? 'warn' : undefined,
+      "The operator's IP ranges were not loaded (npx robots-edge ranges loads them): not counted for or against it",
+    ),
+    card(
+      'not counted (grace)',
+      formatCount(t.grace + (t.newHost ?? 0)),
+      undefined,
+      'Within 24 h of a rule change and allowed by the previous robots.txt, or in the first 24 h robots-edge served the host',
+    ),
     card('tool requests', formatCount(t.tools?.requests ?? 0), undefined, 'Generic tools, listed apart from the crawlers'),
   ]
 }

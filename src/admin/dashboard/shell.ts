@@ -34,7 +34,10 @@ const PRESETS = ['since', 'until', 'host', 'agent', 'category', 'source'] as con
 const MAX_PRESET = 256
 
 const RANGES: readonly (readonly [string, string])[] = [
-  ['24h', 'Last 24 hours'], ['7d', 'Last 7 days'], ['30d', 'Last 30 days'], ['90d', 'Last 90 days'],
+  ['24h', 'Last 24 hours'],
+  ['7d', 'Last 7 days'],
+  ['30d', 'Last 30 days'],
+  ['90d', 'Last 90 days'],
 ]
 
 function presets(query: URLSearchParams): string {
@@ -45,9 +48,7 @@ function presets(query: URLSearchParams): string {
 }
 
 function options(values: readonly (readonly [string, string])[], selected: string): string {
-  return values
-    .map(([value, label]) => `<option value="${escapeHtml(value)}"${value === selected ? ' selected' : ''}>${escapeHtml(label)}</option>`)
-    .join('')
+  return values.map(([value, label]) => `<option value="${escapeHtml(value)}"${value === selected ? ' selected' : ''}>${escapeHtml(label)}</option>`).join('')
 }
 
 const SOURCES: Readonly<Record<ReportSource, string>> = { d1: 'D1 ledger (exact counts)', 'analytics-engine': 'Analytics Engine (sampled estimates)' }
@@ -78,9 +79,13 @@ export function renderDashboard(shell: DashboardShell): string {
   const ranges = RANGES.some(([v]) => v === since) ? RANGES : [...RANGES, [since, `Since ${since}`] as const]
   const category = shell.query.get('category') ?? ''
   const sources = shell.sources ?? ['d1']
-  const source = sources.length > 1
-    ? `<label>Source <select id="source">${options(sources.map((s) => [s, SOURCES[s]] as const), shell.query.get('source') ?? 'd1')}</select></label>`
-    : ''
+  const source =
+    sources.length > 1
+      ? `<label>Source <select id="source">${options(
+          sources.map((s) => [s, SOURCES[s]] as const),
+          shell.query.get('source') ?? 'd1',
+        )}</select></label>`
+      : ''
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -22,16 +22,25 @@ const CLASS = new Uint8Array(128)
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c)
   CLASS[c] =
-    c <= 32 || c === 127 ? SPACE
-    : ch === '(' || ch === '[' ? OPEN
-    : ch === ')' || ch === ']' ? CLOSE
-    : ch === ';' || ch === ',' ? SEPARATOR
-    : ch === '/' ? SLASH
-    : ch === '+' ? PLUS
-    : ch === '@' ? AT
-    : ch === ':' ? COLON
-    : /[A-Za-z0-9._!-]/.test(ch) ? WORD
-    : OTHER
+    c <= 32 || c === 127
+      ? SPACE
+      : ch === '(' || ch === '['
+        ? OPEN
+        : ch === ')' || ch === ']'
+          ? CLOSE
+          : ch === ';' || ch === ','
+            ? SEPARATOR
+            : ch === '/'
+              ? SLASH
+              : ch === '+'
+                ? PLUS
+                : ch === '@'
+                  ? AT
+                  : ch === ':'
+                    ? COLON
+                    : /[A-Za-z0-9._!-]/.test(ch)
+                      ? WORD
+                      : OTHER
 }
 
 /** The class of one UTF-16 code unit; every non-ASCII unit is a word character. */

@@ -29,6 +29,4 @@ export function isUserTriggeredFetcher(entry: AgentEntry): boolean {
  * @example
  * USER_TRIGGERED_FETCHERS.includes('chatgpt-user') // → true
  */
-export const USER_TRIGGERED_FETCHERS: readonly string[] = Object.freeze(
-  (registry as readonly AgentEntry[]).filter(isUserTriggeredFetcher).map((entry) => entry.tokens[0]!),
-)
+export const USER_TRIGGERED_FETCHERS: readonly string[] = Object.freeze((registry as readonly AgentEntry[]).filter(isUserTriggeredFetcher).map((entry) => entry.tokens[0]!))

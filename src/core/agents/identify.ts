@@ -4,8 +4,25 @@ import type { Target } from './name-index.ts'
 import { classifyWord, isGoogleName, namesCrawler, TOOL_NAME } from './lexicon.ts'
 import { RANK_GENERIC_TOOL } from './name-index.ts'
 import {
-  CANDIDATE_FILLER, F_BOT_WORD, F_COMMENT, F_FILLER, F_FIRST_ELEMENT, F_KNOWN, F_NAME, F_PLATFORM, F_VERSIONED, F_VOCAB,
-  found, groupOwner, isBrowserWord, knownNames, wordEnd, wordFlags, wordGroup, wordRun, wordStart,
+  CANDIDATE_FILLER,
+  F_BOT_WORD,
+  F_COMMENT,
+  F_FILLER,
+  F_FIRST_ELEMENT,
+  F_KNOWN,
+  F_NAME,
+  F_PLATFORM,
+  F_VERSIONED,
+  F_VOCAB,
+  found,
+  groupOwner,
+  isBrowserWord,
+  knownNames,
+  wordEnd,
+  wordFlags,
+  wordGroup,
+  wordRun,
+  wordStart,
 } from './scan-state.ts'
 
 /** Who sent a request, as far as its User-Agent header tells. */
@@ -172,7 +189,7 @@ function ownNameAtSignal(s: string): number {
   for (let k = at - 1; k >= 0; k--) {
     const flags = wordFlags[k] ?? 0
     if (flags & F_COMMENT || !isOwnName(s, k)) continue
-    return flags & F_KNOWN ? KNOWN_NAME : wordRun[k] ?? k
+    return flags & F_KNOWN ? KNOWN_NAME : (wordRun[k] ?? k)
   }
   return NO_NAME
 }
@@ -213,8 +230,16 @@ function identityOf(target: Target, s: string, others: readonly AgentIdentity[] 
 /** A client that says it is a bot but gives no name of its own. */
 function namelessBot(s: string): AgentIdentity {
   return {
-    tokens: [], kind: 'bot', operator: undefined, category: undefined, purpose: undefined, obeysRobotsTxt: true, id: undefined,
-    names: collectNames(s, -1), others: undefined, unidentified: namesItself(s) ? undefined : true,
+    tokens: [],
+    kind: 'bot',
+    operator: undefined,
+    category: undefined,
+    purpose: undefined,
+    obeysRobotsTxt: true,
+    id: undefined,
+    names: collectNames(s, -1),
+    others: undefined,
+    unidentified: namesItself(s) ? undefined : true,
   }
 }
 

@@ -71,12 +71,7 @@ export class NameIndex {
   private readonly records: NameRecord[] = []
   private readonly mask: number
 
-  constructor(
-    agents: readonly AgentEntry[],
-    tools: readonly ToolEntry[],
-    selfNamed: readonly string[],
-    vocabulary: ReadonlyArray<readonly [number, readonly string[]]>,
-  ) {
+  constructor(agents: readonly AgentEntry[], tools: readonly ToolEntry[], selfNamed: readonly string[], vocabulary: ReadonlyArray<readonly [number, readonly string[]]>) {
     const size = 8192
     this.table = new Int32Array(size)
     this.mask = size - 1

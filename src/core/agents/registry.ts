@@ -73,9 +73,14 @@ function primaryTokens(test: (entry: AgentEntry) => boolean): readonly KnownAgen
 
 const AI_CATEGORIES: readonly AgentCategory[] = ['AI Crawler', 'AI Search', 'AI Assistant']
 const isAi = (entry: AgentEntry): boolean => AI_CATEGORIES.includes(entry.category)
-const inCategory = (...categories: AgentCategory[]) => (entry: AgentEntry): boolean => categories.includes(entry.category)
-const withPurpose = (purpose: AgentPurpose, aiOnly = false) => (entry: AgentEntry): boolean =>
-  entry.purpose === purpose && (!aiOnly || isAi(entry))
+const inCategory =
+  (...categories: AgentCategory[]) =>
+  (entry: AgentEntry): boolean =>
+    categories.includes(entry.category)
+const withPurpose =
+  (purpose: AgentPurpose, aiOnly = false) =>
+  (entry: AgentEntry): boolean =>
+    entry.purpose === purpose && (!aiOnly || isAi(entry))
 
 /**
  * Token lists derived from the registry, to use in a config:

@@ -77,7 +77,6 @@ export const found = {
   signalGroup: 0,
 }
 
-
 export function confirmHeld(k: number): void {
   if (found.candidate >= 0 && found.candidate < k) return
   found.candidate = k

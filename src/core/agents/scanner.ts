@@ -1,17 +1,58 @@
+import { AT, CLOSE, IS_WORD, OPEN, PLUS, SEPARATOR, classOf, followedBy, isDigit, isMailDomain, isScheme, isSubscribers, plusSignal, skipToken } from './char-classes.ts'
 import {
-  AT, CLOSE, IS_WORD, OPEN, PLUS, SEPARATOR, classOf, followedBy, isDigit, isMailDomain, isScheme, isSubscribers, plusSignal, skipToken,
-} from './char-classes.ts'
-import {
-  BOT_ACTIVITY, BOT_FILLER, BOT_NAME, TOOL_NAME, VOCAB_BROWSER, VOCAB_FILLER, VOCAB_PLATFORM,
-  ENDINGS, classifyPart, classifyWord, isBrowserName, isDomain, isGoogleName, mayEndBotWord, hasPlatformPart, namesCrawler,
+  BOT_ACTIVITY,
+  BOT_FILLER,
+  BOT_NAME,
+  TOOL_NAME,
+  VOCAB_BROWSER,
+  VOCAB_FILLER,
+  VOCAB_PLATFORM,
+  ENDINGS,
+  classifyPart,
+  classifyWord,
+  isBrowserName,
+  isDomain,
+  isGoogleName,
+  mayEndBotWord,
+  hasPlatformPart,
+  namesCrawler,
 } from './lexicon.ts'
 import { hashStep, sameWord, type Target } from './name-index.ts'
 import { endsElement, isPrefix, isWhole, namesAlone, noteNameInVersion } from './scan-names.ts'
 import {
-  BROWSER_SET, CANDIDATE_BOT, CANDIDATE_FILLER, CANDIDATE_NAMED, F_BOT_WORD, F_COMMENT, F_FILLER, F_FIRST_ELEMENT, F_KNOWN,
-  F_NAME, F_PLATFORM, F_VERSIONED, F_VOCAB, MAX_DEPTH, MAX_WORDS, SCAN_LIMIT, bareName, confirmHeld, found, groupOwner, index,
-  isBrowserWord, isLetter,
-  knownNames, noteBot, noteSignal, outranks, ownerBefore, wordEnd, wordFlags, wordGroup, wordRun, wordStart,
+  BROWSER_SET,
+  CANDIDATE_BOT,
+  CANDIDATE_FILLER,
+  CANDIDATE_NAMED,
+  F_BOT_WORD,
+  F_COMMENT,
+  F_FILLER,
+  F_FIRST_ELEMENT,
+  F_KNOWN,
+  F_NAME,
+  F_PLATFORM,
+  F_VERSIONED,
+  F_VOCAB,
+  MAX_DEPTH,
+  MAX_WORDS,
+  SCAN_LIMIT,
+  bareName,
+  confirmHeld,
+  found,
+  groupOwner,
+  index,
+  isBrowserWord,
+  isLetter,
+  knownNames,
+  noteBot,
+  noteSignal,
+  outranks,
+  ownerBefore,
+  wordEnd,
+  wordFlags,
+  wordGroup,
+  wordRun,
+  wordStart,
 } from './scan-state.ts'
 
 /**
@@ -162,10 +203,9 @@ export function scan(s: string): void {
     const firstIsDigit = first >= 48 && first <= 57
     const last = s.charCodeAt(end - 1)
     const penult = end - start > 1 ? s.charCodeAt(end - 2) : 0
-    const lettersEnd = ((penult | 32) >= 97 && (penult | 32) <= 122 && (last | 32) >= 97 && (last | 32) <= 122)
+    const lettersEnd = (penult | 32) >= 97 && (penult | 32) <= 122 && (last | 32) >= 97 && (last | 32) <= 122
     const botEnding = (lettersEnd && ENDINGS[((penult & 31) << 5) | (last & 31)] === 1) || (last >= 48 && last <= 57) || (first | 32) === 104
-    if (!namePosition && next !== 47 && next !== 58 && next !== 64 && parts === 0 && !afterLike && !botEnding
-      && end - start !== 11 && end - start !== 10) {
+    if (!namePosition && next !== 47 && next !== 58 && next !== 64 && parts === 0 && !afterLike && !botEnding && end - start !== 11 && end - start !== 10) {
       afterPlus = false
       continue
     }
@@ -217,8 +257,13 @@ export function scan(s: string): void {
         lastTarget = undefined
         wordStart[count] = start
         wordEnd[count] = end
-        wordFlags[count] = F_NAME | F_VOCAB | (depth > 0 ? F_COMMENT : 0) | (versioned ? F_VERSIONED : 0)
-          | (depth > 0 && (platformMask & (1 << depth)) !== 0 ? F_PLATFORM : 0) | (depth > 0 && firstElement ? F_FIRST_ELEMENT : 0)
+        wordFlags[count] =
+          F_NAME |
+          F_VOCAB |
+          (depth > 0 ? F_COMMENT : 0) |
+          (versioned ? F_VERSIONED : 0) |
+          (depth > 0 && (platformMask & (1 << depth)) !== 0 ? F_PLATFORM : 0) |
+          (depth > 0 && firstElement ? F_FIRST_ELEMENT : 0)
         wordRun[count] = runStart
         wordGroup[count] = group
         knownNames[count] = undefined
@@ -265,10 +310,20 @@ export function scan(s: string): void {
     // A name with a hyphen or underscore is no model name (`(X11; Linux i686; ips-agent)`).
     // So does a crawler or tool the registry knows standing alone as an element, where monitoring
     // services and scanners put their name (`(X11; Linux x86_64; Catchpoint)`, `(X11, U; OpenVAS)`).
-    const counts = !afterLike && (!platformHere || versioned || nameEnd > end || (target !== undefined && parts > 0)
-      || (target !== undefined && (phoneMask & (1 << depth)) === 0 && namesAlone(target) && endsElement(s, nameEnd, length)))
-    let flags = (depth > 0 ? F_COMMENT : 0) | (platformHere ? F_PLATFORM : 0) | (versioned ? F_VERSIONED : 0)
-      | (namePosition ? F_NAME : 0) | (vocab !== 0 ? F_VOCAB : 0) | (depth > 0 && firstElement ? F_FIRST_ELEMENT : 0)
+    const counts =
+      !afterLike &&
+      (!platformHere ||
+        versioned ||
+        nameEnd > end ||
+        (target !== undefined && parts > 0) ||
+        (target !== undefined && (phoneMask & (1 << depth)) === 0 && namesAlone(target) && endsElement(s, nameEnd, length)))
+    let flags =
+      (depth > 0 ? F_COMMENT : 0) |
+      (platformHere ? F_PLATFORM : 0) |
+      (versioned ? F_VERSIONED : 0) |
+      (namePosition ? F_NAME : 0) |
+      (vocab !== 0 ? F_VOCAB : 0) |
+      (depth > 0 && firstElement ? F_FIRST_ELEMENT : 0)
     let candidateKind = 0
     let toolWord = false
     if (target !== undefined) {
@@ -302,16 +357,22 @@ export function scan(s: string): void {
         if (end - start === 4) flags |= F_FILLER
       } else if (counts && parts > 0 && isGoogleName(s, start, end)) {
         candidateKind = CANDIDATE_NAMED
-      } else if (counts && namePosition && depth > 0 && held < 0
-        && ((compatibleMask & (1 << depth)) !== 0 || ((describedMask & (1 << depth)) !== 0 && element >= 2))
-        && !isBrowserName(s, start, end) && !hasPlatformPart(s, start, end) && !BROWSER_SET.has(s.slice(start, end).toLowerCase())) {
+      } else if (
+        counts &&
+        namePosition &&
+        depth > 0 &&
+        held < 0 &&
+        ((compatibleMask & (1 << depth)) !== 0 || ((describedMask & (1 << depth)) !== 0 && element >= 2)) &&
+        !isBrowserName(s, start, end) &&
+        !hasPlatformPart(s, start, end) &&
+        !BROWSER_SET.has(s.slice(start, end).toLowerCase())
+      ) {
         // `(compatible; Name…)` and `(KHTML, like Gecko; Name)`: where a crawler names itself.
         held = count
         heldGroup = group
         heldVersioned = versioned
         heldLast = true
-      } else if (depth > 0 && namePosition && parts > 0 && !platformHere && !versioned && isDomain(s, start, end)
-        && (held >= 0 || !sameWord(s, start, 'www.'))) {
+      } else if (depth > 0 && namePosition && parts > 0 && !platformHere && !versioned && isDomain(s, start, end) && (held >= 0 || !sameWord(s, start, 'www.'))) {
         // `(postrank.com)`, `(compatible; Twingly Recon; twingly.com)`: where to read about the client
         // (with a version it is a product: Firefox's `(WEB.DE/1.5)`).
         flags |= F_FILLER
@@ -364,8 +425,7 @@ export function scan(s: string): void {
       // A crawler framework named where a version goes (`CB/Nutch-1.7`, `MyAgent/1.0/Nutch-1.7`).
       if (!platformHere) noteNameInVersion(s, version, i)
       // `productsup.io/crawler`, `visionheight.com/scan`: the product says what it does where its version goes.
-      if (found.candidate < 0 && count > 0 && i > version && !platformHere && isLetter(s.charCodeAt(version))
-        && mayEndBotWord(s, version, i)) {
+      if (found.candidate < 0 && count > 0 && i > version && !platformHere && isLetter(s.charCodeAt(version)) && mayEndBotWord(s, version, i)) {
         const kind = classifyWord(s, version, i)
         if (kind !== 0 && kind !== TOOL_NAME) {
           found.candidate = count - 1
@@ -380,7 +440,6 @@ export function scan(s: string): void {
   if (held >= 0 && (platformMask & (1 << depth)) === 0 && (heldVersioned || heldLast)) confirmHeld(held)
   if (found.candidate < 0 && found.best === undefined) bareName(s, count, plain && words === 1)
 }
-
 
 const groupStack = new Int16Array(MAX_DEPTH)
 // `-`, `_` and `.` split a word into parts (`Pingdom.com_bot`, `AdsBot-IAB`).

@@ -30,9 +30,7 @@ export function noindexConflicts(raw: RobotsConfig, policy: Policy): ConfigIssue
     const rulePath = listPath(raw.noindex, 'noindex', i)
     rule.paths.forEach((pattern, j) => {
       const path = shortestMatch(pattern)
-      const blocked = (rule.userAgent.length > 0 ? rule.userAgent : named)
-        .map((agent) => ({ agent, verdict: policy.matcher.check(agent, path) }))
-        .filter(({ verdict }) => !verdict.allowed)
+      const blocked = (rule.userAgent.length > 0 ? rule.userAgent : named).map((agent) => ({ agent, verdict: policy.matcher.check(agent, path) })).filter(({ verdict }) => !verdict.allowed)
       if (blocked.length === 0) return
       const agents = blocked.map((b) => b.agent).join(', ')
       const rule0 = blocked[0]!.verdict.rule!

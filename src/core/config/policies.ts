@@ -85,7 +85,13 @@ function checkContexts(contexts: readonly ConfigContext[], build: Builder) {
     for (const w of found) warnings.set(formatIssue(w), w)
     if (hostsFrom === undefined) [hosts, hostsFrom] = [policy.config.hosts, context]
     else if (JSON.stringify(policy.config.hosts) !== JSON.stringify(hosts)) {
-      throw new ConfigError([{ path: 'hosts', message: `differs between host "${hostsFrom.host}" (${hostsFrom.env}) and host "${context.host}" (${context.env}): the Worker must know which hosts it serves before it sees a request.`, fix: 'Return the same hosts list for every host and environment.' }])
+      throw new ConfigError([
+        {
+          path: 'hosts',
+          message: `differs between host "${hostsFrom.host}" (${hostsFrom.env}) and host "${context.host}" (${context.env}): the Worker must know which hosts it serves before it sees a request.`,
+          fix: 'Return the same hosts list for every host and environment.',
+        },
+      ])
     }
     built.set(keyOf(context), policy)
   }
@@ -192,7 +198,9 @@ export function createPolicies(input: ConfigInput, options: { log?: (message: st
         // In production, allow everything (a broken config must not de-index
         // the site); anywhere else, disallow everything, as staging always does.
         const fallback = resolveConfig({ rules: { userAgent: '*', disallow: '' }, guard: { mode: 'off' } }, context).config
-        log(`robots-edge: config failed for host "${context.host}", env "${context.env}"; serving ${fallback.indexable ? 'allow-all' : 'disallow-all'} with the guard off.\n${(error as Error).message}`)
+        log(
+          `robots-edge: config failed for host "${context.host}", env "${context.env}"; serving ${fallback.indexable ? 'allow-all' : 'disallow-all'} with the guard off.\n${(error as Error).message}`,
+        )
         policy = buildPolicy(fallback)
       }
       cache.set(key, policy)

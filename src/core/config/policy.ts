@@ -38,7 +38,11 @@ export interface Policy {
   modeFor(group: string | null): GuardMode
 }
 
-const SIGNAL_NAMES: readonly [keyof ContentSignal, string][] = [['search', 'search'], ['aiInput', 'ai-input'], ['aiTrain', 'ai-train']]
+const SIGNAL_NAMES: readonly [keyof ContentSignal, string][] = [
+  ['search', 'search'],
+  ['aiInput', 'ai-input'],
+  ['aiTrain', 'ai-train'],
+]
 
 function contentSignal(signal: ContentSignal): string {
   return SIGNAL_NAMES.filter(([key]) => signal[key] !== undefined)
@@ -49,7 +53,7 @@ function contentSignal(signal: ContentSignal): string {
 const WHY_NOT_PRODUCTION: Readonly<Record<string, string>> = { [OTHER_HOSTS]: 'a host not listed in `hosts`', [INVALID_HOST]: 'the Host header is no host name' }
 
 const NOT_PRODUCTION_NOTE = (c: ResolvedConfig) =>
-  `Not production (${c.env !== 'production' ? `environment ${c.env}` : WHY_NOT_PRODUCTION[c.host] ?? `preview host ${c.host}`}): every crawler is\n` +
+  `Not production (${c.env !== 'production' ? `environment ${c.env}` : (WHY_NOT_PRODUCTION[c.host] ?? `preview host ${c.host}`)}): every crawler is\n` +
   'disallowed so this deployment is never indexed. Set `indexable: true`\n' +
   'in robots.config.ts to serve the real rules here.'
 
@@ -76,10 +80,7 @@ export function toRobotsModel(config: ResolvedConfig): RobotsTxtModel {
     // draft-ietf-aipref-attach-05 §3: `Content-Usage: <path> <preferences>`, a rule of the group.
     for (const line of rule.contentUsage) other.push({ key: 'Content-Usage', value: `${line.path} ${usageValue(line.preferences)}` })
     for (const [key, value] of rule.other) other.push({ key, value })
-    const rules: Rule[] = [
-      ...rule.allow.map((pattern): Rule => ({ type: 'allow', pattern })),
-      ...rule.disallow.map((pattern): Rule => ({ type: 'disallow', pattern })),
-    ]
+    const rules: Rule[] = [...rule.allow.map((pattern): Rule => ({ type: 'allow', pattern })), ...rule.disallow.map((pattern): Rule => ({ type: 'disallow', pattern }))]
     return { userAgents: [...rule.userAgent], rules, other, ...(rule.comment ? { comment: rule.comment } : {}) }
   })
   return readerSafeModel({
@@ -96,7 +97,13 @@ export function buildPolicy(config: ResolvedConfig): Policy {
   const text = serializeRobotsTxt(model)
   const bytes = new TextEncoder().encode(text).length
   if (bytes > MAX_FILE_BYTES) {
-    throw new ConfigError([{ path: 'rules', message: `the robots.txt would be ${(bytes / 1024).toFixed(0)} KiB; crawlers may ignore everything after 500 KiB (RFC 9309 §2.5).`, fix: 'Merge groups and remove redundant rules.' }])
+    throw new ConfigError([
+      {
+        path: 'rules',
+        message: `the robots.txt would be ${(bytes / 1024).toFixed(0)} KiB; crawlers may ignore everything after 500 KiB (RFC 9309 §2.5).`,
+        fix: 'Merge groups and remove redundant rules.',
+      },
+    ])
   }
   const version = contentHash(text)
   const modes = new Map<string, GuardMode>()

@@ -11,7 +11,7 @@ export const DEFAULTS = {
   guard: {
     mode: 'log',
     status: 403,
-    body: 'Refused: this site\'s robots.txt disallows this path for your crawler.\n',
+    body: "Refused: this site's robots.txt disallows this path for your crawler.\n",
     headers: {},
     spoofed: 'judge',
     exempt: USER_TRIGGERED_FETCHERS,
@@ -123,7 +123,13 @@ export function configFor(input: ConfigInput, context: ConfigContext): unknown {
   try {
     return typeof input === 'function' ? input(context) : input
   } catch (error) {
-    throw new ConfigError([{ path: '(config)', message: `the config function threw for host "${context.host}", env "${context.env}": ${(error as Error)?.message ?? String(error)}`, fix: 'Make it return a config for every host and environment.' }])
+    throw new ConfigError([
+      {
+        path: '(config)',
+        message: `the config function threw for host "${context.host}", env "${context.env}": ${(error as Error)?.message ?? String(error)}`,
+        fix: 'Make it return a config for every host and environment.',
+      },
+    ])
   }
 }
 

@@ -166,7 +166,6 @@ export interface GuardConfig {
  */
 export type ForwardedHeaders = 'overwrite' | 'pass'
 
-
 /** The policy a site owner writes in `robots.config.ts`. */
 export interface RobotsConfig {
   /** The groups of robots.txt. A lone object may leave `userAgent` out (it means `*`), as in Next.js. */

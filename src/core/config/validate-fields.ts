@@ -113,11 +113,23 @@ export function checkToken(value: unknown, path: string, out: Issues): void {
   // What RFC 9309 parsers (Google's reference among them) read from the value.
   const read = agentToken(value)
   if (read === '') {
-    out.push({ path, message: `${show(value)} is not a product token (letters, "-" and "_" only, RFC 9309 §2.2.1): crawlers read no token from it, so the group would apply to no crawler.`, fix: 'Use the product token the crawler documents, e.g. "Googlebot".' })
+    out.push({
+      path,
+      message: `${show(value)} is not a product token (letters, "-" and "_" only, RFC 9309 §2.2.1): crawlers read no token from it, so the group would apply to no crawler.`,
+      fix: 'Use the product token the crawler documents, e.g. "Googlebot".',
+    })
   } else if (/^[A-Za-z_-]+[0-9.]/.test(value) && !/\s|\//.test(value)) {
-    out.push({ path, message: `${show(value)} is not a product token (letters, "-" and "_" only, RFC 9309 §2.2.1): crawlers that follow the RFC, Google's among them, read it as "${read}", so the group would apply to a crawler named "${read}", not the one you mean.`, fix: 'Name a crawler by a token of letters, "-" and "_" only; a crawler whose documented name has digits cannot be named reliably in robots.txt.' })
+    out.push({
+      path,
+      message: `${show(value)} is not a product token (letters, "-" and "_" only, RFC 9309 §2.2.1): crawlers that follow the RFC, Google's among them, read it as "${read}", so the group would apply to a crawler named "${read}", not the one you mean.`,
+      fix: 'Name a crawler by a token of letters, "-" and "_" only; a crawler whose documented name has digits cannot be named reliably in robots.txt.',
+    })
   } else {
-    out.push({ path, message: `${show(value)} is not a product token (letters, "-" and "_" only, RFC 9309 §2.2.1): crawlers read only "${read}", the part before the first other character.`, fix: `Use "${read}".` })
+    out.push({
+      path,
+      message: `${show(value)} is not a product token (letters, "-" and "_" only, RFC 9309 §2.2.1): crawlers read only "${read}", the part before the first other character.`,
+      fix: `Use "${read}".`,
+    })
   }
 }
 
@@ -128,7 +140,11 @@ export function checkPattern(value: unknown, path: string, out: Issues): void {
   }
   if (!checkLineSafe(value, path, out, true)) return
   if (value !== value.trim()) {
-    out.push({ path, message: `${show(value)} starts or ends with white space, which crawlers drop: the served rule would not be the one written.`, fix: `Write ${show(value.trim())}, or encode a space in a path as "%20".` })
+    out.push({
+      path,
+      message: `${show(value)} starts or ends with white space, which crawlers drop: the served rule would not be the one written.`,
+      fix: `Write ${show(value.trim())}, or encode a space in a path as "%20".`,
+    })
     return
   }
   if (value !== '' && !value.startsWith('/') && !value.startsWith('*')) {

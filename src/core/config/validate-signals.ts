@@ -39,7 +39,11 @@ function checkPreferences(value: unknown, path: string, out: Issues, keys: reado
 function checkUsagePath(value: string, path: string, out: Issues): void {
   if (!checkLineSafe(value, path, out, true)) return
   if (!/^\/[^ \t]+$/.test(value)) {
-    out.push({ path, message: `${show(value)} is not a Content-Usage path: one starting with "/", without white space (draft-ietf-aipref-attach-05 §3.2), and not "/" alone.`, fix: 'Write e.g. "/blog/", a space as "%20"; put the preferences for "/" beside paths.' })
+    out.push({
+      path,
+      message: `${show(value)} is not a Content-Usage path: one starting with "/", without white space (draft-ietf-aipref-attach-05 §3.2), and not "/" alone.`,
+      fix: 'Write e.g. "/blog/", a space as "%20"; put the preferences for "/" beside paths.',
+    })
   }
 }
 
@@ -80,7 +84,11 @@ export function checkNoindex(config: Record<string, unknown>, out: Issues): void
     if (rule.userAgent !== undefined) list(rule.userAgent).forEach((ua, j) => checkToken(ua, listPath(rule.userAgent, `${path}.userAgent`, j), out))
     const directives = rule.directives
     if (directives !== undefined && !(Array.isArray(directives) && directives.length > 0 && directives.every((d) => (DIRECTIVES as unknown[]).includes(d)))) {
-      out.push({ path: `${path}.directives`, message: `${show(directives)} is not a list of X-Robots-Tag directives robots-edge sends.`, fix: `Use some of: ${DIRECTIVES.join(', ')}; or leave it out (it means noindex).` })
+      out.push({
+        path: `${path}.directives`,
+        message: `${show(directives)} is not a list of X-Robots-Tag directives robots-edge sends.`,
+        fix: `Use some of: ${DIRECTIVES.join(', ')}; or leave it out (it means noindex).`,
+      })
     }
   })
 }

@@ -8,7 +8,21 @@ export { ConfigError, formatIssue, type ConfigIssue } from './validate-fields.ts
 
 // The keys each object may hold. `satisfies` plus the checks below keep the
 // lists and the hand-written types from drifting apart at compile time.
-const ROOT_KEYS = ['rules', 'sitemap', 'host', 'header', 'guard', 'cacheControl', 'indexable', 'previewHosts', 'forwardedHeaders', 'hosts', 'noindex', 'noindexMeta', 'protect'] as const satisfies readonly (keyof RobotsConfig)[]
+const ROOT_KEYS = [
+  'rules',
+  'sitemap',
+  'host',
+  'header',
+  'guard',
+  'cacheControl',
+  'indexable',
+  'previewHosts',
+  'forwardedHeaders',
+  'hosts',
+  'noindex',
+  'noindexMeta',
+  'protect',
+] as const satisfies readonly (keyof RobotsConfig)[]
 const RULE_KEYS = ['userAgent', 'allow', 'disallow', 'crawlDelay', 'contentSignal', 'contentUsage', 'comment', 'other', 'guard'] as const satisfies readonly (keyof RuleConfig)[]
 const GUARD_KEYS = ['mode', 'status', 'body', 'headers', 'spoofed', 'exempt'] as const satisfies readonly (keyof GuardConfig)[]
 const SIGNAL_KEYS = ['search', 'aiInput', 'aiTrain'] as const satisfies readonly (keyof ContentSignal)[]
@@ -72,7 +86,12 @@ function checkRule(rule: unknown, path: string, out: Issues, single: boolean): v
       for (const [key, v] of Object.entries(rule.other)) {
         const p = `${path}.other.${key}`
         if (!RECORD_KEY.test(key)) out.push({ path: p, message: `${show(key)} is not a record key.`, fix: 'Use letters, digits, "-" and "_", starting with a letter.' })
-        else if (STRUCTURAL_KEY.test(key)) out.push({ path: p, message: `${show(key)} would be read as a ${key.toLowerCase().startsWith('s') ? 'sitemap' : 'group'} line, not an extra record.`, fix: 'Use userAgent, allow, disallow or sitemap instead.' })
+        else if (STRUCTURAL_KEY.test(key))
+          out.push({
+            path: p,
+            message: `${show(key)} would be read as a ${key.toLowerCase().startsWith('s') ? 'sitemap' : 'group'} line, not an extra record.`,
+            fix: 'Use userAgent, allow, disallow or sitemap instead.',
+          })
         list(v).forEach((item, i) => {
           const ip = listPath(v, p, i)
           if (typeof item === 'number' && Number.isFinite(item)) return
@@ -93,19 +112,31 @@ const KNOWN_TOKENS = new Set<string>([...registry.flatMap((e) => [...e.tokens]),
 /** `guard.exempt`: a list of product tokens, never `*`. */
 function checkExempt(value: unknown, out: Issues, warnings: Issues): void {
   if (!Array.isArray(value)) {
-    out.push({ path: 'guard.exempt', message: `${show(value)} is not a list of product tokens.`, fix: "Write exempt: ['ChatGPT-User', 'Perplexity-User'], or exempt: [] to judge every automated client by the \"*\" group." })
+    out.push({
+      path: 'guard.exempt',
+      message: `${show(value)} is not a list of product tokens.`,
+      fix: "Write exempt: ['ChatGPT-User', 'Perplexity-User'], or exempt: [] to judge every automated client by the \"*\" group.",
+    })
     return
   }
   value.forEach((token, i) => {
     const path = `guard.exempt[${i}]`
     if (token === '*') {
-      out.push({ path, message: '"*" would exempt every client from the "*" group, so only groups naming a client would judge it.', fix: "List the fetchers to exempt by their tokens, or set guard.mode: 'off' to judge nothing." })
+      out.push({
+        path,
+        message: '"*" would exempt every client from the "*" group, so only groups naming a client would judge it.',
+        fix: "List the fetchers to exempt by their tokens, or set guard.mode: 'off' to judge nothing.",
+      })
       return
     }
     const before = out.length
     checkToken(token, path, out)
     if (out.length === before && typeof token === 'string' && !KNOWN_TOKENS.has(token.toLowerCase())) {
-      warnings.push({ path, message: `${show(token)} is not the token of any agent or tool robots-edge knows, so it exempts only a client identified by exactly that token.`, fix: 'Check the spelling against the operator\'s documentation (e.g. "ChatGPT-User").' })
+      warnings.push({
+        path,
+        message: `${show(token)} is not the token of any agent or tool robots-edge knows, so it exempts only a client identified by exactly that token.`,
+        fix: 'Check the spelling against the operator\'s documentation (e.g. "ChatGPT-User").',
+      })
     }
   })
 }
@@ -121,7 +152,11 @@ function checkProtect(value: unknown, out: Issues, warnings: Issues): void {
     const before = out.length
     checkToken(token, path, out)
     if (out.length === before && token !== '*' && typeof token === 'string' && !KNOWN_TOKENS.has(token.toLowerCase())) {
-      warnings.push({ path, message: `${show(token)} is not the token of any agent or tool robots-edge knows, so it protects only an agent recorded under exactly that token.`, fix: 'Check the spelling against the operator\'s documentation (e.g. "Googlebot").' })
+      warnings.push({
+        path,
+        message: `${show(token)} is not the token of any agent or tool robots-edge knows, so it protects only an agent recorded under exactly that token.`,
+        fix: 'Check the spelling against the operator\'s documentation (e.g. "Googlebot").',
+      })
     }
   })
 }
@@ -146,7 +181,8 @@ function checkGuard(guard: unknown, out: Issues, warnings: Issues): void {
     else {
       for (const [name, v] of Object.entries(guard.headers)) {
         if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) out.push({ path: `guard.headers.${name}`, message: 'is not a header name.', fix: 'Use letters, digits and "-".' })
-        else if (typeof v !== 'string' || !HEADER_VALUE.test(v)) out.push({ path: `guard.headers.${name}`, message: `${show(v)} is not a header value this Worker can send.`, fix: 'Use visible ASCII characters, spaces and tabs only.' })
+        else if (typeof v !== 'string' || !HEADER_VALUE.test(v))
+          out.push({ path: `guard.headers.${name}`, message: `${show(v)} is not a header value this Worker can send.`, fix: 'Use visible ASCII characters, spaces and tabs only.' })
       }
     }
   }
@@ -170,7 +206,11 @@ function checkSitemap(value: unknown, path: string, out: Issues): void {
   }
   // `new URL` also accepts `https:example.com/x`; crawlers (and the linter) need `scheme://host`.
   if (url === undefined || !/^https?:\/\/[^/\s]+/i.test(value) || /\s/.test(value)) {
-    out.push({ path, message: `${show(value)} is not an absolute http(s) URL, which is what crawlers read in a Sitemap line (RFC 9309 §2.3.5).`, fix: 'Write the full URL, e.g. "https://example.com/sitemap.xml".' })
+    out.push({
+      path,
+      message: `${show(value)} is not an absolute http(s) URL, which is what crawlers read in a Sitemap line (RFC 9309 §2.3.5).`,
+      fix: 'Write the full URL, e.g. "https://example.com/sitemap.xml".',
+    })
   }
 }
 
@@ -204,8 +244,14 @@ export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnin
         const here = listPath(rule.userAgent, `${listPath(config.rules, 'rules', i)}.userAgent`, j)
         const first = seen.get(key)
         if (first === undefined) seen.set(key, here)
-        else if (first.startsWith(`${listPath(config.rules, 'rules', i)}.`)) warnings.push({ path: here, message: `${show(ua)} is named twice in this group; it is written once.`, fix: 'Remove the repetition.' })
-        else warnings.push({ path: here, message: `${show(ua)} is also named at ${first}; crawlers merge the two groups, so robots-edge writes one group for it with the rules of both.`, fix: 'Name each token in one group.' })
+        else if (first.startsWith(`${listPath(config.rules, 'rules', i)}.`))
+          warnings.push({ path: here, message: `${show(ua)} is named twice in this group; it is written once.`, fix: 'Remove the repetition.' })
+        else
+          warnings.push({
+            path: here,
+            message: `${show(ua)} is also named at ${first}; crawlers merge the two groups, so robots-edge writes one group for it with the rules of both.`,
+            fix: 'Name each token in one group.',
+          })
       })
     })
   }
@@ -225,7 +271,8 @@ export function validateConfig(config: unknown): { errors: ConfigIssue[]; warnin
   }
   if (config.previewHosts !== undefined) {
     list(config.previewHosts).forEach((h, i) => {
-      if (typeof h !== 'string' || !/^(\*\.)?[a-z0-9.-]+$/i.test(h)) errors.push({ path: listPath(config.previewHosts, 'previewHosts', i), message: `${show(h)} is not a host or *.suffix.`, fix: 'Write e.g. "*.workers.dev" or "staging.example.com".' })
+      if (typeof h !== 'string' || !/^(\*\.)?[a-z0-9.-]+$/i.test(h))
+        errors.push({ path: listPath(config.previewHosts, 'previewHosts', i), message: `${show(h)} is not a host or *.suffix.`, fix: 'Write e.g. "*.workers.dev" or "staging.example.com".' })
     })
   }
   if (config.forwardedHeaders !== undefined && config.forwardedHeaders !== 'overwrite' && config.forwardedHeaders !== 'pass') {

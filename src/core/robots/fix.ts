@@ -74,16 +74,16 @@ export function fixRobotsTxt(text: string): FixedRobotsTxt {
     for (let i = from; isComment(i) && !kept.has(i); i += step) found.push(i)
     if (found.length === 0) return undefined
     for (const i of found) kept.add(i)
-    return found.sort((a, b) => a - b).map((i) => commentText(lines[i]!)).join('\n')
+    return found
+      .sort((a, b) => a - b)
+      .map((i) => commentText(lines[i]!))
+      .join('\n')
   }
   // The comment at the top stays at the top, even when it stands right above
   // the first group and that group moves: a file's opening comment usually
   // speaks for the whole file. What stands before it and is not written back
   // (blank lines, lines no crawler reads) does not change that.
-  const firstRecord = Math.min(
-    ...[...parsed.groups, ...parsed.other].map((r) => r.line ?? Infinity),
-    ...parsed.sitemapLines,
-  ) - 1
+  const firstRecord = Math.min(...[...parsed.groups, ...parsed.other].map((r) => r.line ?? Infinity), ...parsed.sitemapLines) - 1
   let top = 0
   while (top < firstRecord && top < lines.length && !isComment(top)) top++
   const header = top < firstRecord ? block(top, 1) : undefined

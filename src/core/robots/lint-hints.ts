@@ -62,9 +62,10 @@ function unsupported(parsed: ParsedRobotsTxt, out: LintDiagnostic[]): void {
       severity: 'warning',
       line: record.line ?? 0,
       message,
-      fix: record.key.toLowerCase() === 'noindex'
-        ? 'Send "X-Robots-Tag: noindex" or a noindex robots meta tag on those pages, and let crawlers fetch them (a page they may not fetch is never seen saying noindex).'
-        : 'Use rel="nofollow" on the links, or a nofollow robots meta tag, and remove the line.',
+      fix:
+        record.key.toLowerCase() === 'noindex'
+          ? 'Send "X-Robots-Tag: noindex" or a noindex robots meta tag on those pages, and let crawlers fetch them (a page they may not fetch is never seen saying noindex).'
+          : 'Use rel="nofollow" on the links, or a nofollow robots meta tag, and remove the line.',
     })
   }
   for (const group of parsed.groups) {

@@ -179,11 +179,12 @@ function describe(all: readonly Difference[], parsed: ParsedRobotsTxt, unnamed: 
     case 'group': {
       const group = d.other.group >= 0 ? parsed.groups[d.other.group]! : undefined
       const values = d.other.group >= 0 ? (parsed.agentValues[d.other.group] ?? []) : []
-      const reads = group === undefined
-        ? 'find no group for it'
-        : group.userAgents.includes('*')
-          ? `read only the first "*" group, at line ${group.line ?? 0},`
-          : `take the first group whose value is part of ${showValue(d.crawler.name)}, the one at line ${group.line ?? 0} (${values.map((a) => showValue(a)).join(', ')}),`
+      const reads =
+        group === undefined
+          ? 'find no group for it'
+          : group.userAgents.includes('*')
+            ? `read only the first "*" group, at line ${group.line ?? 0},`
+            : `take the first group whose value is part of ${showValue(d.crawler.name)}, the one at line ${group.line ?? 0} (${values.map((a) => showValue(a)).join(', ')}),`
       return {
         message: `${google}; ${who} ${reads} and ${verb(d.other.allowed)} it (${quote(d.other.rule)}).${also}`,
         fix: `Name each crawler by its bare product token, in one group only, above groups naming a part of its name (${FIX_ORDER}).`,

@@ -12,21 +12,41 @@ function explain(d: ParseDiagnostic): Explained {
   const detail = showValue(raw).slice(1, -1)
   switch (d.code) {
     case 'bom':
-      return { severity: 'warning', message: 'The file starts with a UTF-8 byte-order mark; Google skips it, other crawlers may read it as part of the first key.', fix: 'Save the file as UTF-8 without a BOM.' }
+      return {
+        severity: 'warning',
+        message: 'The file starts with a UTF-8 byte-order mark; Google skips it, other crawlers may read it as part of the first key.',
+        fix: 'Save the file as UTF-8 without a BOM.',
+      }
     case 'file-too-large':
-      return { severity: 'error', message: `The file is over ${MAX_FILE_BYTES / 1024} KiB; RFC 9309 §2.5 lets crawlers ignore everything after that.`, fix: 'Merge groups and remove redundant rules to bring it under 500 KiB.' }
+      return {
+        severity: 'error',
+        message: `The file is over ${MAX_FILE_BYTES / 1024} KiB; RFC 9309 §2.5 lets crawlers ignore everything after that.`,
+        fix: 'Merge groups and remove redundant rules to bring it under 500 KiB.',
+      }
     case 'line-too-long':
       return { severity: 'error', message: `The line is over ${MAX_LINE_BYTES} octets; Google's parser drops the rest of it.`, fix: 'Shorten the pattern or split it into several rules.' }
     case 'missing-colon':
       return { severity: 'warning', message: `"${detail}" has no colon after it; Google accepts that, RFC 9309 §2.2 does not.`, fix: `Write "${detail}: value".` }
     case 'typo-accepted':
-      return { severity: 'warning', message: `"${detail}" is not a standard key; Google reads it as one, other crawlers ignore the line.`, fix: 'Use the exact key: User-agent, Allow, Disallow or Sitemap.' }
+      return {
+        severity: 'warning',
+        message: `"${detail}" is not a standard key; Google reads it as one, other crawlers ignore the line.`,
+        fix: 'Use the exact key: User-agent, Allow, Disallow or Sitemap.',
+      }
     case 'rule-outside-group':
       return { severity: 'error', message: `"${detail}" comes before any User-agent line, so no crawler applies it (RFC 9309 §2.1).`, fix: 'Put a "User-agent: *" line above it.' }
     case 'invalid-product-token':
-      return { severity: 'error', message: `User-agent "${detail}" names no product token (letters, "-" and "_", RFC 9309 §2.2.1); it matches no crawler.`, fix: 'Use the crawler\'s product token, e.g. "Googlebot".' }
+      return {
+        severity: 'error',
+        message: `User-agent "${detail}" names no product token (letters, "-" and "_", RFC 9309 §2.2.1); it matches no crawler.`,
+        fix: 'Use the crawler\'s product token, e.g. "Googlebot".',
+      }
     case 'agent-value-truncated':
-      return { severity: 'warning', message: `User-agent "${detail}" is not a bare product token; Google reads only its leading letters, "-" and "_".`, fix: 'Write only the product token, without version or comment.' }
+      return {
+        severity: 'warning',
+        message: `User-agent "${detail}" is not a bare product token; Google reads only its leading letters, "-" and "_".`,
+        fix: 'Write only the product token, without version or comment.',
+      }
     case 'pattern-start':
       return { severity: 'error', message: `Pattern "${detail}" does not start with "/" or "*", so it never matches a path (RFC 9309 §2.2.2).`, fix: `Write "/${detail}".` }
     case 'unknown-key':
@@ -44,12 +64,25 @@ function lintRecords(parsed: ParsedRobotsTxt, out: LintDiagnostic[]): void {
   }
   for (const group of parsed.groups) {
     if (group.rules.length === 0 && group === parsed.groups[parsed.groups.length - 1]) {
-      out.push({ code: 'empty-group', severity: 'warning', line: group.line ?? 0, message: `The group for ${group.userAgents.map((a) => showValue(a).slice(1, -1)).join(', ')} has no rules: these crawlers ignore the "*" group and may fetch everything.`, fix: 'Add rules, or "Disallow:" to make allowing everything explicit.' })
+      out.push({
+        code: 'empty-group',
+        severity: 'warning',
+        line: group.line ?? 0,
+        message: `The group for ${group.userAgents.map((a) => showValue(a).slice(1, -1)).join(', ')} has no rules: these crawlers ignore the "*" group and may fetch everything.`,
+        fix: 'Add rules, or "Disallow:" to make allowing everything explicit.',
+      })
     }
     for (const r of group.other) {
       if (r.key.toLowerCase() !== 'crawl-delay') continue
       const n = Number(r.value)
-      if (!(n > 0)) out.push({ code: 'crawl-delay', severity: 'warning', line: r.line ?? 0, message: `Crawl-delay ${showValue(r.value)} is not a positive number of seconds.`, fix: 'Write a positive number, e.g. "Crawl-delay: 5".' })
+      if (!(n > 0))
+        out.push({
+          code: 'crawl-delay',
+          severity: 'warning',
+          line: r.line ?? 0,
+          message: `Crawl-delay ${showValue(r.value)} is not a positive number of seconds.`,
+          fix: 'Write a positive number, e.g. "Crawl-delay: 5".',
+        })
     }
   }
   for (const r of parsed.other) {
@@ -59,7 +92,13 @@ function lintRecords(parsed: ParsedRobotsTxt, out: LintDiagnostic[]): void {
   }
   parsed.sitemaps.forEach((sitemap, i) => {
     if (!/^https?:\/\/[^/\s]+/i.test(sitemap)) {
-      out.push({ code: 'sitemap-url', severity: 'error', line: parsed.sitemapLines[i] ?? 0, message: `Sitemap ${showValue(sitemap)} is not an absolute http(s) URL (RFC 9309 §2.3.5).`, fix: 'Write the full URL, e.g. "https://example.com/sitemap.xml".' })
+      out.push({
+        code: 'sitemap-url',
+        severity: 'error',
+        line: parsed.sitemapLines[i] ?? 0,
+        message: `Sitemap ${showValue(sitemap)} is not an absolute http(s) URL (RFC 9309 §2.3.5).`,
+        fix: 'Write the full URL, e.g. "https://example.com/sitemap.xml".',
+      })
     }
   })
 }

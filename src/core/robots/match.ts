@@ -1,4 +1,3 @@
-
 /** No `*`, no trailing `$`: a prefix test. */
 export const PREFIX = 0
 /** No `*`, trailing `$`: the whole path must equal the literal. */
@@ -67,11 +66,7 @@ const NO_SEGMENTS: readonly string[] = []
  */
 export function matchPattern(pattern: CompiledPattern, s: string, start: number, end: number): boolean {
   const length = end - start
-  if (
-    length < pattern.minLength ||
-    (pattern.probe >= 0 && s.charCodeAt(start + 2) !== pattern.probe) ||
-    (pattern.lastAt >= 0 && s.charCodeAt(start + pattern.lastAt) !== pattern.last)
-  ) return false
+  if (length < pattern.minLength || (pattern.probe >= 0 && s.charCodeAt(start + 2) !== pattern.probe) || (pattern.lastAt >= 0 && s.charCodeAt(start + pattern.lastAt) !== pattern.last)) return false
   switch (pattern.kind) {
     case PREFIX:
       return s.startsWith(pattern.literal, start)

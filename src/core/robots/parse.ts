@@ -11,9 +11,7 @@ export const MAX_FILE_BYTES = 500 * 1024
 export const MAX_LINE_BYTES = 2083 * 8 - 1
 
 /** Keys that are not rules but are widely used; anything else is `unknown-key`. */
-const KNOWN_OTHER_KEYS = new Set([
-  'crawl-delay', 'content-signal', 'content-usage', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex', 'nofollow',
-])
+const KNOWN_OTHER_KEYS = new Set(['crawl-delay', 'content-signal', 'content-usage', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex', 'nofollow'])
 
 interface MutableGroup {
   userAgents: string[]
@@ -67,14 +65,18 @@ function startsWithFolded(body: string, from: number, to: number, lower: string)
 function classifyKey(body: string, from: number, to: number): KeyKind {
   switch (body.charCodeAt(from) | 32) {
     case 117:
-      return startsWithFolded(body, from, to, 'user-agent') || startsWithFolded(body, from, to, 'useragent') ||
-        startsWithFolded(body, from, to, 'user agent') ? 'user-agent' : 'other'
+      return startsWithFolded(body, from, to, 'user-agent') || startsWithFolded(body, from, to, 'useragent') || startsWithFolded(body, from, to, 'user agent') ? 'user-agent' : 'other'
     case 97:
       return startsWithFolded(body, from, to, 'allow') ? 'allow' : 'other'
     case 100:
-      return startsWithFolded(body, from, to, 'disallow') || startsWithFolded(body, from, to, 'dissallow') ||
-        startsWithFolded(body, from, to, 'dissalow') || startsWithFolded(body, from, to, 'disalow') ||
-        startsWithFolded(body, from, to, 'diasllow') || startsWithFolded(body, from, to, 'disallaw') ? 'disallow' : 'other'
+      return startsWithFolded(body, from, to, 'disallow') ||
+        startsWithFolded(body, from, to, 'dissallow') ||
+        startsWithFolded(body, from, to, 'dissalow') ||
+        startsWithFolded(body, from, to, 'disalow') ||
+        startsWithFolded(body, from, to, 'diasllow') ||
+        startsWithFolded(body, from, to, 'disallaw')
+        ? 'disallow'
+        : 'other'
     case 115:
       return startsWithFolded(body, from, to, 'sitemap') || startsWithFolded(body, from, to, 'site-map') ? 'sitemap' : 'other'
     default:

@@ -133,7 +133,14 @@ function part(g: Group, userAgents: string[], first: boolean): Group {
 function splitWildcard(g: Group): Group[] {
   const star = g.userAgents.filter(isStar)
   if (star.length === 0 || star.length === g.userAgents.length) return [g]
-  return [part(g, g.userAgents.filter((a) => !isStar(a)), true), part(g, star, false)]
+  return [
+    part(
+      g,
+      g.userAgents.filter((a) => !isStar(a)),
+      true,
+    ),
+    part(g, star, false),
+  ]
 }
 
 /** Longer values than this are not searched for contained values (no product token is this long). */

@@ -84,7 +84,13 @@ export function buildRuleSet(token: string, rules: readonly CompiledRule[]): Rul
     mode: !percentFree ? 'normalise' : sensitive ? 'raw-first' : 'plain',
     none: Object.freeze({ allowed: true, group: token, rule: null }),
     short,
-    prefixes: short === null ? new PrefixTrie(prefixRules.map((r) => r.literal), exactRules.map((r) => r.literal)) : null,
+    prefixes:
+      short === null
+        ? new PrefixTrie(
+            prefixRules.map((r) => r.literal),
+            exactRules.map((r) => r.literal),
+          )
+        : null,
     prefixRules,
     exactRules,
     wildcards: new WildIndex(wild),

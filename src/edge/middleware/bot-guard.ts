@@ -155,12 +155,20 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
       // unrecorded, as a person does, rather than appearing in the report as a bot.
       if (decision.identity.unidentified === true && verdict.group === null) return null
       const verification = await verify(c, decision.identity)
-      const refuse =
-        mode === 'block' && (!verdict.allowed || (verification === 'spoofed' && policy.config.guard.spoofed === 'block'))
+      const refuse = mode === 'block' && (!verdict.allowed || (verification === 'spoofed' && policy.config.guard.spoofed === 'block'))
       const judgment: RobotsJudgment = { identity: decision.identity, verdict, verification, action: refuse ? 'block' : 'pass' }
       const event = buildEvent({
-        type: 'request', request: c.req.raw, url, identity: decision.identity, policy, verdict, verification, mode,
-        action: judgment.action, status: refuse ? policy.config.guard.status : 0, also: decision.also,
+        type: 'request',
+        request: c.req.raw,
+        url,
+        identity: decision.identity,
+        policy,
+        verdict,
+        verification,
+        mode,
+        action: judgment.action,
+        status: refuse ? policy.config.guard.status : 0,
+        also: decision.also,
       })
       return { judgment, policy, event }
     } catch (error) {

@@ -37,12 +37,38 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-autho
  * its copy from a client's.
  */
 export const FORWARDING_HEADERS = [
-  'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-forwarded-prefix',
-  'x-forwarded-server', 'x-forwarded-scheme', 'x-forwarded-ssl', 'x-real-ip', 'x-client-ip', 'x-original-url',
-  'x-rewrite-url', 'x-original-host', 'x-host',
-  'true-client-ip', 'x-cluster-client-ip', 'client-ip', 'fastly-client-ip', 'x-original-forwarded-for', 'x-forwarded',
-  'forwarded-for', 'x-proxyuser-ip', 'x-envoy-external-address', 'x-appengine-user-ip', 'appengine-user-ip', 'fly-client-ip',
-  'x-remote-ip', 'x-remote-addr', 'x-originating-ip', 'cf-connecting-ipv6', 'cf-pseudo-ipv4',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-forwarded-prefix',
+  'x-forwarded-server',
+  'x-forwarded-scheme',
+  'x-forwarded-ssl',
+  'x-real-ip',
+  'x-client-ip',
+  'x-original-url',
+  'x-rewrite-url',
+  'x-original-host',
+  'x-host',
+  'true-client-ip',
+  'x-cluster-client-ip',
+  'client-ip',
+  'fastly-client-ip',
+  'x-original-forwarded-for',
+  'x-forwarded',
+  'forwarded-for',
+  'x-proxyuser-ip',
+  'x-envoy-external-address',
+  'x-appengine-user-ip',
+  'appengine-user-ip',
+  'fly-client-ip',
+  'x-remote-ip',
+  'x-remote-addr',
+  'x-originating-ip',
+  'cf-connecting-ipv6',
+  'cf-pseudo-ipv4',
 ] as const
 
 /** An IPv4 or IPv6 address as CF-Connecting-IP carries it; anything else is not put in a header. */
@@ -55,7 +81,10 @@ const IP_ADDRESS = /^(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f:.]{2,45})$/
  * passing the client's connection through; any other upgrade is dropped.
  */
 export function stripHopByHop(headers: Headers): void {
-  const named = (headers.get('connection') ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '')
+  const named = (headers.get('connection') ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '')
   const websocket = headers.get('upgrade')?.trim().toLowerCase() === 'websocket'
   for (const name of [...HOP_BY_HOP, ...named]) {
     if (name === 'upgrade' && websocket) continue
@@ -100,7 +129,8 @@ export function loopMarker(secret: string | undefined): Promise<string> {
   if (!secret) return Promise.resolve((isolateToken ??= crypto.randomUUID()))
   let marker = derived.get(secret)
   if (marker === undefined) {
-    marker = crypto.subtle.digest('SHA-256', new TextEncoder().encode(`robots-edge loop marker\n${secret}`))
+    marker = crypto.subtle
+      .digest('SHA-256', new TextEncoder().encode(`robots-edge loop marker\n${secret}`))
       .then((digest) => [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join(''))
     derived.clear()
     derived.set(secret, marker)

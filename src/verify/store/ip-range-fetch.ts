@@ -13,9 +13,7 @@ import { readBoundedText } from '../../core/http/bounded-body.ts'
 export type FetchFn = (url: string, init: RequestInit) => Promise<Response>
 
 /** A parsed list with its text, or why it was refused. */
-export type FetchedIpRanges =
-  | ({ readonly ok: true; readonly text: string } & ParsedIpRanges)
-  | { readonly ok: false; readonly error: string; readonly skipped?: number }
+export type FetchedIpRanges = ({ readonly ok: true; readonly text: string } & ParsedIpRanges) | { readonly ok: false; readonly error: string; readonly skipped?: number }
 
 /**
  * Fetches `list` and parses it in its format. Never throws: an HTTP error, a

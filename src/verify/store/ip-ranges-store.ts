@@ -51,7 +51,8 @@ export function parseUploads(body: unknown): { uploads: IpRangesUpload[] } | { e
   for (const [i, item] of lists.entries()) {
     const { url, format, text, source, fetchedAt } = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>
     const at = `lists[${i}]`
-    if (typeof url !== 'string' || !KNOWN.has(url)) return { error: `${at}.url must be one of the published lists robots-edge checks (robots-edge/bots ipRangeLists), got ${JSON.stringify(String(url)).slice(0, 200)}` }
+    if (typeof url !== 'string' || !KNOWN.has(url))
+      return { error: `${at}.url must be one of the published lists robots-edge checks (robots-edge/bots ipRangeLists), got ${JSON.stringify(String(url)).slice(0, 200)}` }
     if (!FORMATS.includes(format as IpRangeFormat)) return { error: `${at}.format must be one of ${FORMATS.join(', ')}` }
     if (typeof text !== 'string' || text.length > MAX_TEXT) return { error: `${at}.text must be the list's text, at most ${MAX_TEXT} characters` }
     if (source !== 'live' && source !== 'snapshot') return { error: `${at}.source must be "live" or "snapshot"` }
@@ -70,14 +71,16 @@ export function parseUploads(body: unknown): { uploads: IpRangesUpload[] } | { e
  * when KV cannot be written.
  */
 export async function storeIpRanges(kv: KVNamespace, uploads: readonly IpRangesUpload[], now: number = Date.now()): Promise<IpRangesStored[]> {
-  const results = await Promise.all(uploads.map(async (upload): Promise<IpRangesStored> => {
-    const { url, source, fetchedAt } = upload
-    const { set, count, skipped } = parseIpRanges(upload.text, upload.format)
-    if (count === 0) return { url, ok: false, source, fetchedAt, skipped, error: `no address parsed (${skipped} entries skipped)` }
-    const metadata: IpRangesMetadata = { fetchedAt, count, skipped, source }
-    await kv.put(ipRangesKey(url), JSON.stringify(set), { metadata })
-    return { url, ok: true, source, fetchedAt, count, skipped }
-  }))
+  const results = await Promise.all(
+    uploads.map(async (upload): Promise<IpRangesStored> => {
+      const { url, source, fetchedAt } = upload
+      const { set, count, skipped } = parseIpRanges(upload.text, upload.format)
+      if (count === 0) return { url, ok: false, source, fetchedAt, skipped, error: `no address parsed (${skipped} entries skipped)` }
+      const metadata: IpRangesMetadata = { fetchedAt, count, skipped, source }
+      await kv.put(ipRangesKey(url), JSON.stringify(set), { metadata })
+      return { url, ok: true, source, fetchedAt, count, skipped }
+    }),
+  )
   const stored = new Set(results.filter((r) => r.ok).map((r) => r.url))
   const previous = await readIpRangesIndex(kv).catch(() => null)
   const index: IpRangesIndex = {

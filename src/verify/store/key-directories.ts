@@ -155,7 +155,8 @@ export function createKeyDirectories(options: KeyDirectoryOptions = {}): KeyDire
   async function readStored(kv: DirectoryStore, origin: string): Promise<Entry | undefined> {
     try {
       const value = (await kv.get(`${KEY_DIRECTORY_PREFIX}${directoryUrl(origin)}`, 'json')) as Stored | null
-      if (value === null || typeof value !== 'object' || !Array.isArray(value.keys) || !Array.isArray(value.unsupported) || typeof value.freshUntil !== 'number' || typeof value.fetchedAt !== 'number') return undefined
+      if (value === null || typeof value !== 'object' || !Array.isArray(value.keys) || !Array.isArray(value.unsupported) || typeof value.freshUntil !== 'number' || typeof value.fetchedAt !== 'number')
+        return undefined
       return { ...value }
     } catch (error) {
       console.error('robots-edge: could not read a cached key directory', error)

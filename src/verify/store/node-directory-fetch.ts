@@ -72,19 +72,21 @@ export function isNodeRuntime(): boolean {
 export function guardedLookup(resolve: DirectoryLookup) {
   return (hostname: string, options: { all?: boolean }, callback: Callback): void => {
     // A resolver that throws at once is a failed lookup too, never an uncaught exception in node:net.
-    Promise.resolve(hostname).then(resolve).then(
-      (addresses) => {
-        const refused = addresses.length === 0 ? 'no address' : addresses.find((a) => !isPublicAddress(a.address))?.address
-        if (refused !== undefined) {
-          callback(Object.assign(new Error(`${hostname} resolves to ${refused}, not a public address`), { name: PRIVATE_ADDRESS }), '')
-        } else if (options.all === true) {
-          callback(null, addresses)
-        } else {
-          callback(null, addresses[0]!.address, addresses[0]!.family)
-        }
-      },
-      (error: Error) => callback(error, ''),
-    )
+    Promise.resolve(hostname)
+      .then(resolve)
+      .then(
+        (addresses) => {
+          const refused = addresses.length === 0 ? 'no address' : addresses.find((a) => !isPublicAddress(a.address))?.address
+          if (refused !== undefined) {
+            callback(Object.assign(new Error(`${hostname} resolves to ${refused}, not a public address`), { name: PRIVATE_ADDRESS }), '')
+          } else if (options.all === true) {
+            callback(null, addresses)
+          } else {
+            callback(null, addresses[0]!.address, addresses[0]!.family)
+          }
+        },
+        (error: Error) => callback(error, ''),
+      )
   }
 }
 

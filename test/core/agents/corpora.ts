@@ -62,10 +62,9 @@ export function isHeldOut(ua: string): boolean {
   return (headerHash(ua) & 1) === 1
 }
 
-const KNOWN_NAMES: readonly string[] = [
-  ...registry.flatMap((entry) => [...entry.uaNames, ...(entry.uaNamePrefixes ?? [])]),
-  ...tools.flatMap((entry) => [...entry.uaNames]),
-].map((name) => name.toLowerCase())
+const KNOWN_NAMES: readonly string[] = [...registry.flatMap((entry) => [...entry.uaNames, ...(entry.uaNamePrefixes ?? [])]), ...tools.flatMap((entry) => [...entry.uaNames])].map((name) =>
+  name.toLowerCase(),
+)
 
 function namesKnown(lower: string): boolean {
   return KNOWN_NAMES.some((name) => {

@@ -7,9 +7,13 @@ describe('a + is a bot signal only before a URL or an address', () => {
   it.each([
     ['Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/87.0.4280.88 Safari/537.36 HbbTV/1.6.1 (+DRM; LGE; OLED77GX6LA; WEBOS5.0 03.20.28; W50_O20; DTV_W20O;)'],
     ['Mozilla/5.0 (;;;) AppleWebKit/534.6 HbbTV/1.1.1 (+DL+PVR; inverto; IDL-6640N Volksbox Essential; 1.0; 1.0;) hdplusinteraktiv/1.0 (NETRANGEMMH;)  CE-HTML/1.0'],
-    ['Mozilla/5.0 (Unknown; Linux armv7l) AppleWebKit/537.1+ (KHTML, like Gecko) Safari/537.1+ LG Browser/6.00.00(+mouse+SCREEN+TUNER; LGE; 32LF580U-ZA; 03.11.32; 0x00000001;); LG NetCast.TV-2013 /03.11.32 (LG 32LF580U-ZA wireless)'],
+    [
+      'Mozilla/5.0 (Unknown; Linux armv7l) AppleWebKit/537.1+ (KHTML, like Gecko) Safari/537.1+ LG Browser/6.00.00(+mouse+SCREEN+TUNER; LGE; 32LF580U-ZA; 03.11.32; 0x00000001;); LG NetCast.TV-2013 /03.11.32 (LG 32LF580U-ZA wireless)',
+    ],
     ['Mozilla/5.0 (Linux; Android 7.0; TELMA F1+4G Build/NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/69.0.3497.100 Mobile Safari/537.36'],
-    ['Mozilla/5.0 (Linux; arm_64; Android 13; inoiPad 128+4GB Wi-Fi+4G) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.5993.393 YaSearchBrowser/23.115 BroPP/1.0 YaSearchApp/23.115 webOmni SA/3 Mobile Safari/537.36'],
+    [
+      'Mozilla/5.0 (Linux; arm_64; Android 13; inoiPad 128+4GB Wi-Fi+4G) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.5993.393 YaSearchBrowser/23.115 BroPP/1.0 YaSearchApp/23.115 webOmni SA/3 Mobile Safari/537.36',
+    ],
   ])('%s is a person', (ua) => {
     expect(identifyAgent(ua)).toBeNull()
   })
@@ -24,7 +28,7 @@ describe('a + is a bot signal only before a URL or an address', () => {
   })
 })
 
-describe('a bare word among a device\'s details is a model, not a client', () => {
+describe("a bare word among a device's details is a model, not a client", () => {
   it.each([
     ['Mozilla/5.0 (Linux; Android 8.0.0; Expanse) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/86.0.4240.99 Mobile Safari/537.36'],
     ['Mozilla/5.0 (Linux; U; Android 4.2.2; en-us; RUBY Build/JDQ39) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30'],
@@ -66,7 +70,7 @@ describe('bot words without versions, anywhere a name stands', () => {
   })
 })
 
-describe('the token is the client\'s own name, never a filler word', () => {
+describe("the token is the client's own name, never a filler word", () => {
   it.each([
     ['Claude-Web/1.0 (web crawler; +https://www.anthropic.com/)', ['claude-web'], 'claude-web'],
     ['Mozilla/5.0 (compatible; Linguee Bot; +http://www.linguee.com/bot)', ['linguee'], 'linguee bot'],
@@ -99,7 +103,15 @@ describe('names in odd places', () => {
   })
 
   // Bare words that name a device or a person's app are not taken for clients.
-  it.each([['iPhone11Pro'], ['Gaana-iOS'], ['Clementine 1.1'], ['Mozilla/3.01 (compatible;)'], ['MozacFetch/49.0.20200702190156'], ['Mozilla/4.0 (compatible; ms-office; MSOffice 16)'], ['Mozilla/5.0 (compatible; IBrowse 3.0; AmigaOS4.0)']])('%s is not an agent', (ua) => {
+  it.each([
+    ['iPhone11Pro'],
+    ['Gaana-iOS'],
+    ['Clementine 1.1'],
+    ['Mozilla/3.01 (compatible;)'],
+    ['MozacFetch/49.0.20200702190156'],
+    ['Mozilla/4.0 (compatible; ms-office; MSOffice 16)'],
+    ['Mozilla/5.0 (compatible; IBrowse 3.0; AmigaOS4.0)'],
+  ])('%s is not an agent', (ua) => {
     expect(identifyAgent(ua)).toBeNull()
   })
 })

@@ -18,12 +18,7 @@ describe('people', () => {
   })
 
   // A client that names no known agent and gives no bot signal is not taken for one.
-  it.each([
-    ['Dalvik/2.1.0 (Linux; U; Android 11; SM-A515F Build/RP1A.200720.012)'],
-    ['Spotify/8.9.96.476 iOS/17.5.1 (iPhone15,2)'],
-    ['SomeApp/1.0'],
-    ['-'],
-  ])('%s is not an agent', (ua) => {
+  it.each([['Dalvik/2.1.0 (Linux; U; Android 11; SM-A515F Build/RP1A.200720.012)'], ['Spotify/8.9.96.476 iOS/17.5.1 (iPhone15,2)'], ['SomeApp/1.0'], ['-']])('%s is not an agent', (ua) => {
     expect(identifyAgent(ua)).toBeNull()
   })
 })
@@ -126,7 +121,10 @@ describe('whole names, never substrings', () => {
   it.each([
     ['BytedanceWebview is not Bytespider', 'Mozilla/5.0 (Linux; Android 13) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0 Mobile Safari/537.36 BytedanceWebview/d8a21c6'],
     ['Instagram is not facebookexternalhit', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 352.1.0.31.93'],
-    ['DuckDuckGo the browser is not DuckDuckBot', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 DuckDuckGo/7 Safari/605.1.15'],
+    [
+      'DuckDuckGo the browser is not DuckDuckBot',
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 DuckDuckGo/7 Safari/605.1.15',
+    ],
     ['a Pinterest app is not Pinterestbot without a bot URL', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [Pinterest/iOS]'],
     ['Cubot is a phone', 'Mozilla/5.0 (Linux; Android 9; CUBOT X19 Build/PPR1.180610.011) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36'],
   ])('%s', (_what, ua) => {

@@ -28,32 +28,64 @@ const PROPERTY_TIMEOUT = 60_000
 describe('identifyAgent on arbitrary input', { timeout: PROPERTY_TIMEOUT }, () => {
   // Bad request input is never an exception, and the result always has the documented shape.
   it('never throws on ASCII strings', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 400 }), (ua) => wellFormed(identifyAgent(ua))), { numRuns: 2000 })
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (ua) => wellFormed(identifyAgent(ua))),
+      { numRuns: 2000 },
+    )
   })
 
   it('never throws on any Unicode, including lone surrogates and NUL', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (ua) => wellFormed(identifyAgent(ua))), { numRuns: 1000 })
-    fc.assert(fc.property(fc.string({ unit: anyCodeUnit, maxLength: 300 }), (ua) => wellFormed(identifyAgent(ua))), { numRuns: 1000 })
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (ua) => wellFormed(identifyAgent(ua))),
+      { numRuns: 1000 },
+    )
+    fc.assert(
+      fc.property(fc.string({ unit: anyCodeUnit, maxLength: 300 }), (ua) => wellFormed(identifyAgent(ua))),
+      { numRuns: 1000 },
+    )
   })
 
   it('never throws on strings made of the characters that steer the scanner', () => {
     const steering = fc.constantFrom('(', ')', '[', ']', ';', ',', '/', '+', '@', ':', ' ', '_', 'http', 'bot', 'Googlebot', 'Yahoo!', 'Slurp', 'Sogou', ' web', ' spider')
-    fc.assert(fc.property(fc.string({ unit: steering, maxLength: 200 }), (ua) => wellFormed(identifyAgent(ua))), { numRuns: 2000 })
+    fc.assert(
+      fc.property(fc.string({ unit: steering, maxLength: 200 }), (ua) => wellFormed(identifyAgent(ua))),
+      { numRuns: 2000 },
+    )
   })
 
   it('never throws on 64 KiB headers', () => {
     const huge = fc.string({ unit: anyCodeUnit, minLength: 1, maxLength: 16 }).map((chunk) => chunk.repeat(Math.ceil(65536 / chunk.length)))
-    fc.assert(fc.property(huge, (ua) => wellFormed(identifyAgent(ua))), { numRuns: 50 })
+    fc.assert(
+      fc.property(huge, (ua) => wellFormed(identifyAgent(ua))),
+      { numRuns: 50 },
+    )
   })
 })
 
 // Fragments real browsers and in-app browsers add to their headers.
 const browserNoise = fc.constantFrom(
-  'Mobile', 'Safari/537.36', '(KHTML, like Gecko)', 'Version/4.0', 'Chrome/131.0.0.0', '(Linux; Android 14; Pixel 8 Build/AP2A.240905.003; wv)',
-  '[FBAN/FBIOS;FBAV/477.0.0.44.109;FBDV/iPhone14,2]', 'Instagram 352.1.0.31.93 (iPhone15,3; iOS 17_6_1; en_US)', 'NetType/WIFI',
-  'Language/zh_CN', 'BytedanceWebview/d8a21c6', 'musical_ly_35.1.0', 'MicroMessenger/8.0.49(0x18003137)', '[Pinterest/iOS]',
-  'Edg/131.0.2903.70', 'OPR/115.0.0.0', 'SamsungBrowser/26.0', '(iPhone; CPU iPhone OS 17_7 like Mac OS X)', 'MetaIAB Facebook',
-  '(Linux; Android 9; CUBOT X19 Build/PPR1.180610.011)', 'Line/14.3.0', 'Snapchat/13.1.0.38 (like Safari/8617.2.4.10.8, panda)',
+  'Mobile',
+  'Safari/537.36',
+  '(KHTML, like Gecko)',
+  'Version/4.0',
+  'Chrome/131.0.0.0',
+  '(Linux; Android 14; Pixel 8 Build/AP2A.240905.003; wv)',
+  '[FBAN/FBIOS;FBAV/477.0.0.44.109;FBDV/iPhone14,2]',
+  'Instagram 352.1.0.31.93 (iPhone15,3; iOS 17_6_1; en_US)',
+  'NetType/WIFI',
+  'Language/zh_CN',
+  'BytedanceWebview/d8a21c6',
+  'musical_ly_35.1.0',
+  'MicroMessenger/8.0.49(0x18003137)',
+  '[Pinterest/iOS]',
+  'Edg/131.0.2903.70',
+  'OPR/115.0.0.0',
+  'SamsungBrowser/26.0',
+  '(iPhone; CPU iPhone OS 17_7 like Mac OS X)',
+  'MetaIAB Facebook',
+  '(Linux; Android 9; CUBOT X19 Build/PPR1.180610.011)',
+  'Line/14.3.0',
+  'Snapchat/13.1.0.38 (like Safari/8617.2.4.10.8, panda)',
 )
 const noise = fc.array(browserNoise, { maxLength: 6 }).map((parts) => parts.join(' '))
 

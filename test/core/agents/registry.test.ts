@@ -7,9 +7,23 @@ const entries: readonly AgentEntry[] = registry
 // Tokens outside RFC 9309's identifier alphabet ([A-Za-z_-]) that operators
 // really use; a new one must be added here on purpose.
 const TOKENS_BEYOND_RFC = new Set([
-  'ai2bot', 'ai2bot-dolma', 'mj12bot', '360spider', 'site24x7', 'archive.org_bot', 'pingdom.com_bot', 'theoldreader.com',
-  'ai2bot-deepresearcheval', 'crawl4ai', 'img2dataset', 'channel3bot', 'bigsur.ai', 'amazon-route53-health-check-service',
-  'updown.io', 'acme.sectigo.com', 'l9explore',
+  'ai2bot',
+  'ai2bot-dolma',
+  'mj12bot',
+  '360spider',
+  'site24x7',
+  'archive.org_bot',
+  'pingdom.com_bot',
+  'theoldreader.com',
+  'ai2bot-deepresearcheval',
+  'crawl4ai',
+  'img2dataset',
+  'channel3bot',
+  'bigsur.ai',
+  'amazon-route53-health-check-service',
+  'updown.io',
+  'acme.sectigo.com',
+  'l9explore',
 ])
 // Family tokens that several of one operator's agents fall back to, without being an agent of their own.
 const FAMILY_TOKENS = new Set(['yandex', 'coccocbot'])
@@ -153,8 +167,7 @@ describe('every header name identifies its entry', () => {
 
 describe('presets', () => {
   const AI = new Set(['AI Crawler', 'AI Search', 'AI Assistant'])
-  const where = (test: (e: AgentEntry) => boolean): string[] =>
-    [...new Set(entries.filter(test).map((e) => e.tokens[0] ?? ''))].filter((t) => RFC_TOKEN.test(t))
+  const where = (test: (e: AgentEntry) => boolean): string[] => [...new Set(entries.filter(test).map((e) => e.tokens[0] ?? ''))].filter((t) => RFC_TOKEN.test(t))
   const byCategory = (category: string) => where((e) => e.category === category)
 
   // Presets are derived from the data, never listed by hand.
@@ -184,16 +197,16 @@ describe('presets', () => {
       for (let b = a + 1; b < sets.length; b++) for (const token of sets[a] ?? []) expect(sets[b]).not.toContain(token)
     }
     expect(agents.aiUserFetchers).toEqual(expect.arrayContaining(['chatgpt-user', 'claude-user', 'perplexity-user', 'kagi-fetcher', 'kimi-user']))
-    expect(agents.aiAgents).toEqual(expect.arrayContaining(['claude-code', 'cursor', 'githubcopilotchat', 'google-gemini-cli', 'opencode', 'manus-user', 'novaact', 'googleagent-mariner', 'devin', 'operator']))
+    expect(agents.aiAgents).toEqual(
+      expect.arrayContaining(['claude-code', 'cursor', 'githubcopilotchat', 'google-gemini-cli', 'opencode', 'manus-user', 'novaact', 'googleagent-mariner', 'devin', 'operator']),
+    )
     expect(agents.aiSearch).toEqual(expect.arrayContaining(['oai-searchbot', 'perplexitybot', 'claude-searchbot', 'tavilybot', 'linkupbot']))
     expect(agents.aiSearch).not.toContain('googlebot')
     expect([...agents.aiAssistants].sort()).toEqual([...agents.aiUserFetchers, ...agents.aiAgents].sort())
   })
 
   it('aiTraining holds the training crawlers and control tokens, not the assistants', () => {
-    expect(agents.aiTraining).toEqual(expect.arrayContaining([
-      'gptbot', 'claudebot', 'ccbot', 'google-extended', 'applebot-extended', 'bytespider', 'meta-externalagent', 'amazonbot',
-    ]))
+    expect(agents.aiTraining).toEqual(expect.arrayContaining(['gptbot', 'claudebot', 'ccbot', 'google-extended', 'applebot-extended', 'bytespider', 'meta-externalagent', 'amazonbot']))
     expect(agents.aiTraining).not.toContain('chatgpt-user')
     expect(agents.aiTraining).not.toContain('googlebot')
   })

@@ -5,7 +5,7 @@ import { agentSources } from '../../../src/core/agents/registry/sources.ts'
 const entries: readonly AgentEntry[] = registry
 const GOOGLE_USER_TRIGGERED = 'https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers'
 
-describe('the operators\' documentation (registry/sources.ts)', () => {
+describe("the operators' documentation (registry/sources.ts)", () => {
   it('cites exactly one page for every agent', () => {
     const cited = agentSources.flatMap(([, ids]) => ids)
     expect(new Set(cited).size, 'an agent is cited twice').toBe(cited.length)
@@ -33,6 +33,11 @@ describe('the operators\' documentation (registry/sources.ts)', () => {
   it('marks userTriggered exactly the agents Google documents as user-triggered fetchers', () => {
     const marked = entries.filter((e) => e.userTriggered === true).map((e) => e.id)
     expect(marked.length).toBeGreaterThan(5)
-    expect(marked.sort()).toEqual(entries.filter((e) => agentDocs(e.id) === GOOGLE_USER_TRIGGERED).map((e) => e.id).sort())
+    expect(marked.sort()).toEqual(
+      entries
+        .filter((e) => agentDocs(e.id) === GOOGLE_USER_TRIGGERED)
+        .map((e) => e.id)
+        .sort(),
+    )
   })
 })

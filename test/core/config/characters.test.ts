@@ -9,7 +9,8 @@ import { validateConfig, type ConfigIssue } from '../../../src/core/config/index
 const errorsOf = (config: unknown): ConfigIssue[] => validateConfig(config).errors
 
 const BREAKS_ALL = 'which ends a line in robots.txt: every crawler would read what follows as a line of its own.'
-const BREAKS_PYTHON = "which Python's urllib.robotparser (and every reader that splits lines as it does) takes for a line break: it would read what follows as a line of its own, where Google and robots-edge read one line."
+const BREAKS_PYTHON =
+  "which Python's urllib.robotparser (and every reader that splits lines as it does) takes for a line break: it would read what follows as a line of its own, where Google and robots-edge read one line."
 const CONTROL = 'a control character, which robots.txt readers handle inconsistently (some keep it, some end the line there, terminals run it as an escape).'
 const BIDI = 'a bidirectional control: the line would display in a different order from the one crawlers read.'
 const INVISIBLE = 'an invisible character: the value would look like one thing on screen and match another for crawlers.'
@@ -99,7 +100,11 @@ describe('the cases found by the reader comparison', () => {
   // `allow: '/a\u2029Disallow: /'` made Python read GPTBot as disallowed everywhere.
   it('refuses a paragraph separator in allow', () => {
     expect(errorsOf({ rules: [{ userAgent: 'GPTBot', allow: '/a\u2029Disallow: /' }] })).toEqual([
-      { path: 'rules[0].allow', message: `"/a\\u2029Disallow: /" holds U+2029 (PARAGRAPH SEPARATOR) at character 3, ${BREAKS_PYTHON}`, fix: 'Remove it, or write it percent-encoded ("%E2%80%A9") if the URL really holds it.' },
+      {
+        path: 'rules[0].allow',
+        message: `"/a\\u2029Disallow: /" holds U+2029 (PARAGRAPH SEPARATOR) at character 3, ${BREAKS_PYTHON}`,
+        fix: 'Remove it, or write it percent-encoded ("%E2%80%A9") if the URL really holds it.',
+      },
     ])
   })
 
@@ -121,7 +126,11 @@ describe('the cases found by the reader comparison', () => {
   // An unpaired surrogate has no UTF-8 form.
   it('refuses an unpaired surrogate', () => {
     expect(errorsOf({ rules: [{ userAgent: '*', disallow: '/a\ud800' }] })).toEqual([
-      { path: 'rules[0].disallow', message: '"/a\\ud800" holds U+D800 at character 3, an unpaired surrogate, which has no UTF-8 form: the served file would hold U+FFFD in its place.', fix: 'Remove it, or write it percent-encoded ("%EF%BF%BD") if the URL really holds it.' },
+      {
+        path: 'rules[0].disallow',
+        message: '"/a\\ud800" holds U+D800 at character 3, an unpaired surrogate, which has no UTF-8 form: the served file would hold U+FFFD in its place.',
+        fix: 'Remove it, or write it percent-encoded ("%EF%BF%BD") if the URL really holds it.',
+      },
     ])
   })
 

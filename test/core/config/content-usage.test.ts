@@ -29,7 +29,10 @@ describe('vocabulary (draft-ietf-aipref-vocab-07)', () => {
     expect(usageValue({ search: false })).toBe('search=n')
     expect(usageValue({})).toBe('')
     const parsed = parseDictionary(usageValue({ trainAi: true, search: false }))
-    expect([...parsed].map(([key, [value]]) => [key, (value as Token).value])).toEqual([['train-ai', 'y'], ['search', 'n']])
+    expect([...parsed].map(([key, [value]]) => [key, (value as Token).value])).toEqual([
+      ['train-ai', 'y'],
+      ['search', 'n'],
+    ])
   })
 
   // "Combining Preferences": any n wins, then any y; a category nobody states stays unknown.
@@ -43,13 +46,11 @@ describe('vocabulary (draft-ietf-aipref-vocab-07)', () => {
 describe('Content-Usage lines in robots.txt (attach-05 §3)', () => {
   // The path is required on the line, so group-wide preferences are written for `/`.
   it('writes the group-wide preferences for "/" and each path with what it inherits', () => {
-    const text = policyOf({ rules: [{ userAgent: '*', disallow: '/admin/', contentUsage: { trainAi: false, search: true, paths: { '/blog/': { trainAi: true }, '/shop/*.json$': { search: false } } } }] }).text
+    const text = policyOf({
+      rules: [{ userAgent: '*', disallow: '/admin/', contentUsage: { trainAi: false, search: true, paths: { '/blog/': { trainAi: true }, '/shop/*.json$': { search: false } } } }],
+    }).text
     expect(text).toBe(
-      'User-agent: *\n' +
-        'Content-Usage: / train-ai=n, search=y\n' +
-        'Content-Usage: /blog/ train-ai=y, search=y\n' +
-        'Content-Usage: /shop/*.json$ train-ai=n, search=n\n' +
-        'Disallow: /admin/\n',
+      'User-agent: *\n' + 'Content-Usage: / train-ai=n, search=y\n' + 'Content-Usage: /blog/ train-ai=y, search=y\n' + 'Content-Usage: /shop/*.json$ train-ai=n, search=n\n' + 'Disallow: /admin/\n',
     )
   })
 
@@ -82,7 +83,10 @@ describe('Content-Usage lines in robots.txt (attach-05 §3)', () => {
   it('is a key the parser knows, inside the group, and the lint finds nothing to say', () => {
     const text = policyOf({ rules: [{ userAgent: '*', allow: '/', contentUsage: { trainAi: false, paths: { '/blog/': { search: true } } } }] }).text
     const parsed = parseRobotsTxt(text)
-    expect(parsed.groups[0]!.other.map((r) => [r.key, r.value])).toEqual([['Content-Usage', '/ train-ai=n'], ['Content-Usage', '/blog/ train-ai=n, search=y']])
+    expect(parsed.groups[0]!.other.map((r) => [r.key, r.value])).toEqual([
+      ['Content-Usage', '/ train-ai=n'],
+      ['Content-Usage', '/blog/ train-ai=n, search=y'],
+    ])
     expect(parsed.diagnostics).toEqual([])
     expect(lintRobotsTxt(text)).toEqual([])
     // attach-05 §3.2: the path ends at the first space; the rest is the Dictionary.
@@ -131,7 +135,7 @@ describe('Content-Usage header values (attach-05 §2)', () => {
   })
 })
 
-describe('merging with the origin\'s own Content-Usage', () => {
+describe("merging with the origin's own Content-Usage", () => {
   // vocab-07 "Combining Preferences": two statements about one response; any n wins.
   it('combines per category, the most restrictive winning', () => {
     expect(mergeUsageHeader('train-ai=y, search=n', { trainAi: false, search: true })).toBe('train-ai=n, search=n')
@@ -139,7 +143,7 @@ describe('merging with the origin\'s own Content-Usage', () => {
   })
 
   // Unknown keys and parameters are for extensions (vocab-07): kept as the origin wrote them.
-  it('keeps the origin\'s other members and parameters', () => {
+  it("keeps the origin's other members and parameters", () => {
     expect(mergeUsageHeader('future-use=n;scope="x", flag, list=(a b)', { trainAi: false })).toBe('train-ai=n, future-use=n;scope="x", flag, list=(a b)')
     expect(parseDictionary(mergeUsageHeader('flag;p=1', { search: true })).has('flag')).toBe(true)
   })
@@ -163,16 +167,19 @@ describe('merging with the origin\'s own Content-Usage', () => {
       const member = d.get(key)
       return member !== undefined && !Array.isArray(member[0]) && member[0] instanceof oracle.Token ? member[0].toString() : undefined
     }
-    fc.assert(fc.property(origin, preferences, (sent: string, config: UsagePreferences) => {
-      const theirs = oracle.parseDictionary(sent)
-      const merged = oracle.parseDictionary(mergeUsageHeader(sent, config))
-      for (const category of USAGE_CATEGORIES) {
-        const key = CONTENT_USAGE_VOCABULARY[category]
-        const stated = [token(theirs, key), config[category] === undefined ? undefined : config[category] ? 'y' : 'n']
-        const expected = stated.includes('n') ? 'n' : stated.includes('y') ? 'y' : undefined
-        expect(token(merged, key), `${sent} with ${JSON.stringify(config)}`).toBe(expected)
-      }
-    }), { numRuns: 1000 })
+    fc.assert(
+      fc.property(origin, preferences, (sent: string, config: UsagePreferences) => {
+        const theirs = oracle.parseDictionary(sent)
+        const merged = oracle.parseDictionary(mergeUsageHeader(sent, config))
+        for (const category of USAGE_CATEGORIES) {
+          const key = CONTENT_USAGE_VOCABULARY[category]
+          const stated = [token(theirs, key), config[category] === undefined ? undefined : config[category] ? 'y' : 'n']
+          const expected = stated.includes('n') ? 'n' : stated.includes('y') ? 'y' : undefined
+          expect(token(merged, key), `${sent} with ${JSON.stringify(config)}`).toBe(expected)
+        }
+      }),
+      { numRuns: 1000 },
+    )
   })
 
   // Content-Usage is an RFC 9651 field: its Dates and Display Strings are no reason to drop the origin's statement.
@@ -181,7 +188,7 @@ describe('merging with the origin\'s own Content-Usage', () => {
   })
 
   // RFC 9651 §4.2: a field that fails to parse is ignored by every recipient.
-  it('sends the config\'s statement alone when the origin\'s is no Dictionary', () => {
+  it("sends the config's statement alone when the origin's is no Dictionary", () => {
     expect(mergeUsageHeader('train-ai=y,,', { trainAi: false })).toBe('train-ai=n')
     expect(mergeUsageHeader('   ', { search: true })).toBe('search=y')
     expect(mergeUsageHeader('train-ai="maybe"', { search: true })).toBe('search=y')
@@ -195,7 +202,7 @@ describe('validation of contentUsage', () => {
   })
 
   // Strict, as every other object of the config: a key the vocabulary lacks is an error, never ignored.
-  it('names an unknown category and lists the vocabulary\'s', () => {
+  it("names an unknown category and lists the vocabulary's", () => {
     expect(errorsOf(withUsage({ aiTrain: false, 'train-ai': true }))).toEqual([
       { path: 'rules[0].contentUsage.aiTrain', message: 'is not a known option.', fix: 'Remove it, or use one of: trainAi, search, paths.' },
       { path: 'rules[0].contentUsage.train-ai', message: 'is not a known option.', fix: 'Remove it, or use one of: trainAi, search, paths.' },
@@ -275,11 +282,16 @@ describe('validation of noindex', () => {
     const directives = { path: 'noindex.directives', fix: 'Use some of: noindex, nofollow, noai, noimageai; or leave it out (it means noindex).' }
     expect(errorsOfNoindex({ path: '/a', directives: ['noindex', 'none'] })).toEqual([{ ...directives, message: 'noindex,none is not a list of X-Robots-Tag directives robots-edge sends.' }])
     expect(errorsOfNoindex({ path: '/a', directives: [] })).toEqual([{ ...directives, message: ' is not a list of X-Robots-Tag directives robots-edge sends.' }])
-    expect(errorsOf({ rules: [], noindexMeta: 'yes' })).toEqual([{ path: 'noindexMeta', message: '"yes" is not true or false.', fix: 'Write noindexMeta: true to add <meta name="robots"> to HTML responses too.' }])
+    expect(errorsOf({ rules: [], noindexMeta: 'yes' })).toEqual([
+      { path: 'noindexMeta', message: '"yes" is not true or false.', fix: 'Write noindexMeta: true to add <meta name="robots"> to HTML responses too.' },
+    ])
   })
 
   it('resolves defaults: noindex for every crawler, agents in lower case, "*" meaning every crawler', () => {
-    const { config } = resolveConfig({ rules: [], noindex: [{ path: '/café' }, { path: '/b', userAgent: ['Googlebot', 'googlebot'], directives: ['nofollow', 'nofollow'] }, { path: '/c', userAgent: ['*', 'Bingbot'] }] }, PRODUCTION)
+    const { config } = resolveConfig(
+      { rules: [], noindex: [{ path: '/café' }, { path: '/b', userAgent: ['Googlebot', 'googlebot'], directives: ['nofollow', 'nofollow'] }, { path: '/c', userAgent: ['*', 'Bingbot'] }] },
+      PRODUCTION,
+    )
     expect(config.noindex).toEqual([
       { paths: ['/caf%C3%A9'], userAgent: [], directives: ['noindex'] },
       { paths: ['/b'], userAgent: ['googlebot'], directives: ['nofollow'] },

@@ -22,9 +22,7 @@ describe('config edge cases', () => {
 
   it('writes a token named twice in one group once, and says so without talking of merging', () => {
     const input = { rules: [{ userAgent: ['GPTBot', 'gptbot'], disallow: '/' }] }
-    expect(validateConfig(input).warnings).toEqual([
-      { path: 'rules[0].userAgent[1]', message: '"gptbot" is named twice in this group; it is written once.', fix: 'Remove the repetition.' },
-    ])
+    expect(validateConfig(input).warnings).toEqual([{ path: 'rules[0].userAgent[1]', message: '"gptbot" is named twice in this group; it is written once.', fix: 'Remove the repetition.' }])
     expect(buildPolicy(resolveConfig(input, ctx).config).text).toBe('User-agent: GPTBot\nDisallow: /\n')
   })
 

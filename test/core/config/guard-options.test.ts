@@ -11,7 +11,7 @@ const warningsOf = (config: unknown) => validateConfig(config).warnings.map(form
 const resolved = (config: RobotsConfig) => resolveConfig(config, { host: 'example.com', env: 'production' }).config
 
 describe('guard.exempt', () => {
-  it('defaults to the registry\'s user-triggered fetchers', () => {
+  it("defaults to the registry's user-triggered fetchers", () => {
     expect(resolved(base).guard.exempt).toEqual([...USER_TRIGGERED_FETCHERS])
   })
 

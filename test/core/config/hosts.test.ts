@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import {
-  buildPolicy, canonicalHost, checkConfig, ConfigError, createPolicies, INVALID_HOST, OTHER_HOSTS, POLICY_CACHE_CHARACTERS, POLICY_CACHE_LIMIT, resolveConfig, validateConfig,
-  type ConfigContext, type RobotsConfig,
+  buildPolicy,
+  canonicalHost,
+  checkConfig,
+  ConfigError,
+  createPolicies,
+  INVALID_HOST,
+  OTHER_HOSTS,
+  POLICY_CACHE_CHARACTERS,
+  POLICY_CACHE_LIMIT,
+  resolveConfig,
+  validateConfig,
+  type ConfigContext,
+  type RobotsConfig,
 } from '../../../src/core/config/index.ts'
 
 // Host names as robots-edge keys them (src/core/config/host.ts), the `hosts`
@@ -79,7 +90,7 @@ describe('the hosts option', () => {
       'hosts[5]: 7 is not a host name. Write an exact name such as "example.com" (no scheme, port, path or wildcard).',
       'hosts[6]: "other-hosts.invalid" is not a host name. Write an exact name such as "example.com" (no scheme, port, path or wildcard).',
     ])
-    expect(errorsOf({ rules: [], hosts: 'example.com' })).toEqual(['hosts: "example.com" is not a list of host names. Write hosts: [\'example.com\', \'www.example.com\'], or remove it.'])
+    expect(errorsOf({ rules: [], hosts: 'example.com' })).toEqual(["hosts: \"example.com\" is not a list of host names. Write hosts: ['example.com', 'www.example.com'], or remove it."])
     expect(errorsOf({ rules: [], hosts: [] })).toHaveLength(1)
   })
 
@@ -167,7 +178,10 @@ describe('the policy cache', () => {
 
   it('bounds the compiled policies it keeps by their size, counting a shared one once', () => {
     // Some 165,000 characters of robots.txt per distinct policy: six fill the budget.
-    const rules = Array.from({ length: 2500 }, (_, i) => ({ userAgent: `bot-${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26) % 26)}${String.fromCharCode(97 + Math.floor(i / 676))}`, disallow: [`/private-${i}/`, `/tmp-${i}/`] }))
+    const rules = Array.from({ length: 2500 }, (_, i) => ({
+      userAgent: `bot-${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + (Math.floor(i / 26) % 26))}${String.fromCharCode(97 + Math.floor(i / 676))}`,
+      disallow: [`/private-${i}/`, `/tmp-${i}/`],
+    }))
     const shared: RobotsConfig = { rules }
     const calls = new Map<string, number>()
     const count = (host: string) => calls.set(host, (calls.get(host) ?? 0) + 1)
@@ -195,13 +209,22 @@ describe('the policy cache', () => {
 
   it('a shared policy equals the one resolved for that host alone', () => {
     const config: RobotsConfig = {
-      rules: [{ userAgent: '*', disallow: '/admin/' }, { userAgent: 'GPTBot', disallow: '/', guard: 'block' }],
-      previewHosts: ['*.preview.example'], sitemap: 'https://example.com/s.xml', guard: { mode: 'log', status: 402 },
+      rules: [
+        { userAgent: '*', disallow: '/admin/' },
+        { userAgent: 'GPTBot', disallow: '/', guard: 'block' },
+      ],
+      previewHosts: ['*.preview.example'],
+      sitemap: 'https://example.com/s.xml',
+      guard: { mode: 'log', status: 402 },
     }
     const policies = createPolicies(config)
     const contexts: ConfigContext[] = [
-      { host: 'a.example', env: 'production' }, { host: 'b.example', env: 'production' }, { host: 'x.preview.example', env: 'production' },
-      { host: 'x.workers.dev', env: 'production' }, { host: 'a.example', env: 'staging' }, { host: 'b.example', env: 'staging' },
+      { host: 'a.example', env: 'production' },
+      { host: 'b.example', env: 'production' },
+      { host: 'x.preview.example', env: 'production' },
+      { host: 'x.workers.dev', env: 'production' },
+      { host: 'a.example', env: 'staging' },
+      { host: 'b.example', env: 'staging' },
     ]
     for (const context of contexts) {
       const shared = policies.get(context.host, context.env)

@@ -105,19 +105,31 @@ describe('a Next.js MetadataRoute.Robots object', () => {
 describe('other valid configs', () => {
   it.each<[string, RobotsConfig]>([
     ['the smallest config', { rules: { userAgent: '*', disallow: '' } }],
-    ['every option', {
-      rules: [
-        { userAgent: '*', allow: '/', disallow: ['/admin/', '/*.pdf$'], crawlDelay: 1.5, contentSignal: { search: true, aiInput: true, aiTrain: false }, comment: 'Everyone\nelse', other: { 'Clean-param': ['ref /articles/', 'utm_source'], 'Request-rate': 10 }, guard: 'log' },
-        { userAgent: ['GPTBot', 'CCBot', 'anthropic-ai', 'x_y'], disallow: '/', guard: 'block' },
-      ],
-      sitemap: ['https://example.com/sitemap.xml', 'http://example.com/news.xml'],
-      host: 'example.com',
-      header: 'robots.txt for example.com\n\nOwned by the web team',
-      guard: { mode: 'block', status: 402, body: 'Pay first.\n', headers: { 'Retry-After': '3600' }, spoofed: 'block' },
-      cacheControl: 'public, max-age=60',
-      indexable: true,
-      previewHosts: ['*.workers.dev', 'staging.example.com'],
-    }],
+    [
+      'every option',
+      {
+        rules: [
+          {
+            userAgent: '*',
+            allow: '/',
+            disallow: ['/admin/', '/*.pdf$'],
+            crawlDelay: 1.5,
+            contentSignal: { search: true, aiInput: true, aiTrain: false },
+            comment: 'Everyone\nelse',
+            other: { 'Clean-param': ['ref /articles/', 'utm_source'], 'Request-rate': 10 },
+            guard: 'log',
+          },
+          { userAgent: ['GPTBot', 'CCBot', 'anthropic-ai', 'x_y'], disallow: '/', guard: 'block' },
+        ],
+        sitemap: ['https://example.com/sitemap.xml', 'http://example.com/news.xml'],
+        host: 'example.com',
+        header: 'robots.txt for example.com\n\nOwned by the web team',
+        guard: { mode: 'block', status: 402, body: 'Pay first.\n', headers: { 'Retry-After': '3600' }, spoofed: 'block' },
+        cacheControl: 'public, max-age=60',
+        indexable: true,
+        previewHosts: ['*.workers.dev', 'staging.example.com'],
+      },
+    ],
   ])('%s has no issues', (_, config) => {
     expect(validateConfig(config)).toEqual({ errors: [], warnings: [] })
   })

@@ -13,26 +13,43 @@ const CONFIG: RobotsConfig = {
     { userAgent: '*', disallow: ['/private/', '/*.pdf$'] },
     { userAgent: 'Googlebot', disallow: '/drafts/' },
   ],
-  noindex: [
-    { path: ['/private/x', '/public/', '/files/*.pdf$'] },
-    { path: '/drafts/', userAgent: 'Googlebot', directives: ['noindex', 'nofollow'] },
-    { path: '/drafts/', userAgent: 'Bingbot' },
-  ],
+  noindex: [{ path: ['/private/x', '/public/', '/files/*.pdf$'] }, { path: '/drafts/', userAgent: 'Googlebot', directives: ['noindex', 'nofollow'] }, { path: '/drafts/', userAgent: 'Bingbot' }],
 }
 
 describe('noindex paths robots.txt disallows', () => {
   it('warns for each such path, naming the crawlers, the deciding line and the fix', () => {
     const fix = 'Let crawlers fetch it (remove or narrow the Disallow) so they can read the noindex, or remove the path from noindex.'
     expect(conflictsOf(CONFIG)).toEqual([
-      { path: 'noindex[0].path[0]', message: '"/private/x" is disallowed for * (robots.txt line 5: Disallow: /private/), so that crawler never fetches it and never sees its X-Robots-Tag: noindex; a disallowed URL can still be indexed from links to it.', fix },
-      { path: 'noindex[0].path[2]', message: '"/files/*.pdf$" is disallowed for * (robots.txt line 6: Disallow: /*.pdf$), so that crawler never fetches it and never sees its X-Robots-Tag: noindex; a disallowed URL can still be indexed from links to it.', fix },
-      { path: 'noindex[1].path', message: '"/drafts/" is disallowed for googlebot (robots.txt line 2: Disallow: /drafts/), so that crawler never fetches it and never sees its X-Robots-Tag: noindex, nofollow; a disallowed URL can still be indexed from links to it.', fix },
+      {
+        path: 'noindex[0].path[0]',
+        message:
+          '"/private/x" is disallowed for * (robots.txt line 5: Disallow: /private/), so that crawler never fetches it and never sees its X-Robots-Tag: noindex; a disallowed URL can still be indexed from links to it.',
+        fix,
+      },
+      {
+        path: 'noindex[0].path[2]',
+        message:
+          '"/files/*.pdf$" is disallowed for * (robots.txt line 6: Disallow: /*.pdf$), so that crawler never fetches it and never sees its X-Robots-Tag: noindex; a disallowed URL can still be indexed from links to it.',
+        fix,
+      },
+      {
+        path: 'noindex[1].path',
+        message:
+          '"/drafts/" is disallowed for googlebot (robots.txt line 2: Disallow: /drafts/), so that crawler never fetches it and never sees its X-Robots-Tag: noindex, nofollow; a disallowed URL can still be indexed from links to it.',
+        fix,
+      },
     ])
   })
 
   // A rule for every crawler is checked against every group, since each crawler obeys its own.
   it('checks a rule for every crawler against every named group', () => {
-    const warnings = conflictsOf({ rules: [{ userAgent: '*', disallow: '/a/' }, { userAgent: ['GPTBot', 'CCBot'], disallow: '/' }], noindex: { path: '/b/' } })
+    const warnings = conflictsOf({
+      rules: [
+        { userAgent: '*', disallow: '/a/' },
+        { userAgent: ['GPTBot', 'CCBot'], disallow: '/' },
+      ],
+      noindex: { path: '/b/' },
+    })
     expect(warnings.map((w) => [w.path, w.message.slice(0, w.message.indexOf(' ('))])).toEqual([['noindex.path', '"/b/" is disallowed for gptbot, ccbot']])
   })
 

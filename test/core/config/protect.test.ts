@@ -32,11 +32,13 @@ describe('protect', () => {
   })
 
   it('warns about a token no known agent has: likely a typo', () => {
-    expect(validateConfig({ ...base, protect: ['Gooblebot'] }).warnings).toEqual([{
-      path: 'protect[0]',
-      message: '"Gooblebot" is not the token of any agent or tool robots-edge knows, so it protects only an agent recorded under exactly that token.',
-      fix: 'Check the spelling against the operator\'s documentation (e.g. "Googlebot").',
-    }])
+    expect(validateConfig({ ...base, protect: ['Gooblebot'] }).warnings).toEqual([
+      {
+        path: 'protect[0]',
+        message: '"Gooblebot" is not the token of any agent or tool robots-edge knows, so it protects only an agent recorded under exactly that token.',
+        fix: 'Check the spelling against the operator\'s documentation (e.g. "Googlebot").',
+      },
+    ])
   })
 
   it('changes nothing in the served robots.txt', () => {

@@ -5,7 +5,12 @@ import { ConfigError, createPolicies, DEFAULTS, matchesHost, resolveConfig, type
 // which deployments are indexable, config functions per host and
 // environment, per-group guard modes, and the run-time fallback.
 
-const BASE: RobotsConfig = { rules: [{ userAgent: '*', disallow: '/admin/' }, { userAgent: 'GPTBot', disallow: '/' }] }
+const BASE: RobotsConfig = {
+  rules: [
+    { userAgent: '*', disallow: '/admin/' },
+    { userAgent: 'GPTBot', disallow: '/' },
+  ],
+}
 const at = (host: string, env = 'production'): ConfigContext => ({ host, env })
 
 describe('defaults', () => {
@@ -30,7 +35,10 @@ describe('defaults', () => {
   })
 
   it('keeps what the config sets and merges refusal headers', () => {
-    const { config } = resolveConfig({ rules: { userAgent: '*' }, guard: { mode: 'block', status: 402, headers: { 'Retry-After': '60' } }, cacheControl: 'no-cache', host: 'example.com', sitemap: 'https://example.com/s.xml' }, at('example.com'))
+    const { config } = resolveConfig(
+      { rules: { userAgent: '*' }, guard: { mode: 'block', status: 402, headers: { 'Retry-After': '60' } }, cacheControl: 'no-cache', host: 'example.com', sitemap: 'https://example.com/s.xml' },
+      at('example.com'),
+    )
     expect(config.guard).toEqual({ mode: 'block', status: 402, body: DEFAULTS.guard.body, headers: { 'Retry-After': '60' }, spoofed: 'judge', exempt: [...DEFAULTS.guard.exempt] })
     expect(config.cacheControl).toBe('no-cache')
     expect(config.robotsHost).toBe('example.com')
@@ -40,7 +48,11 @@ describe('defaults', () => {
   // `other` values become [key, string] pairs, one per list item, so numbers serialise as written.
   it('flattens other records', () => {
     const { config } = resolveConfig({ rules: { userAgent: '*', other: { 'Clean-param': ['a', 'b'], 'Request-rate': 10 } } }, at('example.com'))
-    expect(config.rules[0]!.other).toEqual([['Clean-param', 'a'], ['Clean-param', 'b'], ['Request-rate', '10']])
+    expect(config.rules[0]!.other).toEqual([
+      ['Clean-param', 'a'],
+      ['Clean-param', 'b'],
+      ['Request-rate', '10'],
+    ])
   })
 
   it('throws ConfigError listing every error', () => {

@@ -102,7 +102,7 @@ describe('served files read by real readers', { timeout: 60_000 }, () => {
   })
 
   // The first-match reader robots-edge lints with reads the served files as urllib.robotparser does.
-  it("the first-match reader agrees with urllib.robotparser on every reading", () => {
+  it('the first-match reader agrees with urllib.robotparser on every reading', () => {
     const { all, verdicts } = readAll('after')
     const ours = SERVED.flatMap((s) => {
       const reader = compileReader(parseRobotsTxt(s.after), 'first-match')

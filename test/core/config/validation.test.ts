@@ -42,7 +42,8 @@ describe('product tokens (RFC 9309 §2.2.1)', () => {
     expect(errorsOf({ rules: [{ userAgent: ['*', 'MJ12bot'], disallow: '/' }] })).toEqual([
       {
         path: 'rules[0].userAgent[1]',
-        message: '"MJ12bot" is not a product token (letters, "-" and "_" only, RFC 9309 §2.2.1): crawlers that follow the RFC, Google\'s among them, read it as "MJ", so the group would apply to a crawler named "MJ", not the one you mean.',
+        message:
+          '"MJ12bot" is not a product token (letters, "-" and "_" only, RFC 9309 §2.2.1): crawlers that follow the RFC, Google\'s among them, read it as "MJ", so the group would apply to a crawler named "MJ", not the one you mean.',
         fix: 'Name a crawler by a token of letters, "-" and "_" only; a crawler whose documented name has digits cannot be named reliably in robots.txt.',
       },
     ])
@@ -86,15 +87,35 @@ describe('values that would break lines (robots.txt injection)', () => {
   const LF = 'which ends a line in robots.txt: every crawler would read what follows as a line of its own.'
   const ENCODE_LF = 'Remove it, or write it percent-encoded ("%0A") if the URL really holds it.'
   const ENCODE_CR = 'Remove it, or write it percent-encoded ("%0D") if the URL really holds it.'
-  const hash = (path: string, value: string): ConfigIssue => ({ path, message: `${JSON.stringify(value)} holds "#", which starts a comment in robots.txt: everything after it would be ignored.`, fix: 'Remove it (URL fragments are never sent to the server).' })
+  const hash = (path: string, value: string): ConfigIssue => ({
+    path,
+    message: `${JSON.stringify(value)} holds "#", which starts a comment in robots.txt: everything after it would be ignored.`,
+    fix: 'Remove it (URL fragments are never sent to the server).',
+  })
 
   it.each([
-    ['userAgent', { rules: { userAgent: 'Googlebot\nDisallow: /' } }, { path: 'rules.userAgent', message: `"Googlebot\\nDisallow: /" holds U+000A (LINE FEED) at character 10, ${LF}`, fix: 'Remove it.' }],
+    [
+      'userAgent',
+      { rules: { userAgent: 'Googlebot\nDisallow: /' } },
+      { path: 'rules.userAgent', message: `"Googlebot\\nDisallow: /" holds U+000A (LINE FEED) at character 10, ${LF}`, fix: 'Remove it.' },
+    ],
     ['allow', rule({ allow: '/a\rUser-agent: *' }), { path: 'rules[0].allow', message: `"/a\\rUser-agent: *" holds U+000D (CARRIAGE RETURN) at character 3, ${LF}`, fix: ENCODE_CR }],
     ['disallow', rule({ disallow: ['/', '/b\r\n'] }), { path: 'rules[0].disallow[1]', message: `"/b\\r\\n" holds U+000D (CARRIAGE RETURN) at character 3, ${LF}`, fix: ENCODE_CR }],
-    ['sitemap', { rules: { userAgent: '*' }, sitemap: ['https://example.com/a.xml', 'https://example.com/b.xml\nDisallow: /'] }, { path: 'sitemap[1]', message: `"https://example.com/b.xml\\nDisallow: /" holds U+000A (LINE FEED) at character 26, ${LF}`, fix: ENCODE_LF }],
-    ['other value', rule({ other: { 'Clean-param': 'ref\nDisallow: /' } }), { path: 'rules[0].other.Clean-param', message: `"ref\\nDisallow: /" holds U+000A (LINE FEED) at character 4, ${LF}`, fix: 'Remove it.' }],
-    ['other list value', rule({ other: { 'Clean-param': ['a', 'b\r'] } }), { path: 'rules[0].other.Clean-param[1]', message: `"b\\r" holds U+000D (CARRIAGE RETURN) at character 2, ${LF}`, fix: 'Remove it.' }],
+    [
+      'sitemap',
+      { rules: { userAgent: '*' }, sitemap: ['https://example.com/a.xml', 'https://example.com/b.xml\nDisallow: /'] },
+      { path: 'sitemap[1]', message: `"https://example.com/b.xml\\nDisallow: /" holds U+000A (LINE FEED) at character 26, ${LF}`, fix: ENCODE_LF },
+    ],
+    [
+      'other value',
+      rule({ other: { 'Clean-param': 'ref\nDisallow: /' } }),
+      { path: 'rules[0].other.Clean-param', message: `"ref\\nDisallow: /" holds U+000A (LINE FEED) at character 4, ${LF}`, fix: 'Remove it.' },
+    ],
+    [
+      'other list value',
+      rule({ other: { 'Clean-param': ['a', 'b\r'] } }),
+      { path: 'rules[0].other.Clean-param[1]', message: `"b\\r" holds U+000D (CARRIAGE RETURN) at character 2, ${LF}`, fix: 'Remove it.' },
+    ],
   ])('rejects a line break in %s', (_, config, issue) => {
     expect(errorsOf(config)).toEqual([issue])
   })
@@ -113,11 +134,25 @@ describe('values that would break lines (robots.txt injection)', () => {
   it.each([
     ['userAgent', { rules: { userAgent: 'Google\u0000bot' } }, 'rules.userAgent', '"Google\\u0000bot" holds U+0000 (NULL) at character 7', 'Remove it.'],
     ['allow', rule({ allow: '/a\u0007' }), 'rules[0].allow', '"/a\\u0007" holds U+0007 at character 3', 'Remove it, or write it percent-encoded ("%07") if the URL really holds it.'],
-    ['disallow', rule({ disallow: '/a\u001b[31m' }), 'rules[0].disallow', '"/a\\u001b[31m" holds U+001B (ESCAPE) at character 3', 'Remove it, or write it percent-encoded ("%1B") if the URL really holds it.'],
-    ['sitemap', { rules: { userAgent: '*' }, sitemap: 'https://example.com/\u007f.xml' }, 'sitemap', '"https://example.com/\\u007F.xml" holds U+007F (DELETE) at character 21', 'Remove it, or write it percent-encoded ("%7F") if the URL really holds it.'],
+    [
+      'disallow',
+      rule({ disallow: '/a\u001b[31m' }),
+      'rules[0].disallow',
+      '"/a\\u001b[31m" holds U+001B (ESCAPE) at character 3',
+      'Remove it, or write it percent-encoded ("%1B") if the URL really holds it.',
+    ],
+    [
+      'sitemap',
+      { rules: { userAgent: '*' }, sitemap: 'https://example.com/\u007f.xml' },
+      'sitemap',
+      '"https://example.com/\\u007F.xml" holds U+007F (DELETE) at character 21',
+      'Remove it, or write it percent-encoded ("%7F") if the URL really holds it.',
+    ],
     ['host', { rules: { userAgent: '*' }, host: 'example.com\u0001' }, 'host', '"example.com\\u0001" holds U+0001 at character 12', 'Remove it.'],
   ])('rejects a control character in %s', (_, config, path, start, fix) => {
-    expect(errorsOf(config)).toEqual([{ path, message: `${start}, a control character, which robots.txt readers handle inconsistently (some keep it, some end the line there, terminals run it as an escape).`, fix }])
+    expect(errorsOf(config)).toEqual([
+      { path, message: `${start}, a control character, which robots.txt readers handle inconsistently (some keep it, some end the line there, terminals run it as an escape).`, fix },
+    ])
   })
 
   // The host is one host name: a line break there is white space, reported as such.
@@ -139,19 +174,27 @@ describe('values that would break lines (robots.txt injection)', () => {
 describe('sitemaps (RFC 9309 §2.3.5)', () => {
   it.each([['/sitemap.xml'], ['ftp://example.com/sitemap.xml'], ['sitemap.xml'], ['https://example.com/a b.xml']])('rejects %s', (value) => {
     expect(errorsOf({ rules: { userAgent: '*' }, sitemap: value })).toEqual([
-      { path: 'sitemap', message: `${JSON.stringify(value)} is not an absolute http(s) URL, which is what crawlers read in a Sitemap line (RFC 9309 §2.3.5).`, fix: 'Write the full URL, e.g. "https://example.com/sitemap.xml".' },
+      {
+        path: 'sitemap',
+        message: `${JSON.stringify(value)} is not an absolute http(s) URL, which is what crawlers read in a Sitemap line (RFC 9309 §2.3.5).`,
+        fix: 'Write the full URL, e.g. "https://example.com/sitemap.xml".',
+      },
     ])
   })
 
   it('names the entry of a list, and rejects a value that is not a string', () => {
-    expect(errorsOf({ rules: { userAgent: '*' }, sitemap: ['https://example.com/a.xml', 42] })).toEqual([
-      { path: 'sitemap[1]', message: '42 is not a string.', fix: 'Write an absolute URL.' },
-    ])
+    expect(errorsOf({ rules: { userAgent: '*' }, sitemap: ['https://example.com/a.xml', 42] })).toEqual([{ path: 'sitemap[1]', message: '42 is not a string.', fix: 'Write an absolute URL.' }])
   })
 })
 
 describe('crawl delay and Content-Signal', () => {
-  it.each([[0, '0'], [-1, '-1'], [Number.NaN, 'NaN'], [Number.POSITIVE_INFINITY, 'Infinity'], ['5', '"5"']])('rejects crawlDelay %s', (value, shown) => {
+  it.each([
+    [0, '0'],
+    [-1, '-1'],
+    [Number.NaN, 'NaN'],
+    [Number.POSITIVE_INFINITY, 'Infinity'],
+    ['5', '"5"'],
+  ])('rejects crawlDelay %s', (value, shown) => {
     expect(errorsOf(rule({ crawlDelay: value }))).toEqual([
       { path: 'rules[0].crawlDelay', message: `${shown} is not a positive number of seconds.`, fix: 'Write a number above 0, e.g. crawlDelay: 5, or remove it.' },
     ])
@@ -172,7 +215,11 @@ describe('crawl delay and Content-Signal', () => {
 describe('unknown keys (strict validation)', () => {
   it('rejects unknown keys at the root, in a rule and in guard', () => {
     expect(errorsOf({ rules: [{ userAgent: '*', disalow: '/x' }], sitemaps: [], guard: { mode: 'log', satus: 402 } })).toEqual([
-      { path: 'sitemaps', message: 'is not a known option.', fix: 'Remove it, or use one of: rules, sitemap, host, header, guard, cacheControl, indexable, previewHosts, forwardedHeaders, hosts, noindex, noindexMeta, protect.' },
+      {
+        path: 'sitemaps',
+        message: 'is not a known option.',
+        fix: 'Remove it, or use one of: rules, sitemap, host, header, guard, cacheControl, indexable, previewHosts, forwardedHeaders, hosts, noindex, noindexMeta, protect.',
+      },
       { path: 'rules[0].disalow', message: 'is not a known option.', fix: 'Remove it, or use one of: userAgent, allow, disallow, crawlDelay, contentSignal, contentUsage, comment, other, guard.' },
       { path: 'guard.satus', message: 'is not a known option.', fix: 'Remove it, or use one of: mode, status, body, headers, spoofed, exempt.' },
     ])
@@ -194,13 +241,25 @@ describe('wrong types', () => {
     ['a guard mode that is not a mode', { rules: { userAgent: '*' }, guard: { mode: 'refuse' } }, { path: 'guard.mode', message: '"refuse" is not a guard mode.' }],
     ['a refusal status outside 4xx/5xx', { rules: { userAgent: '*' }, guard: { status: 200 } }, { path: 'guard.status', message: '200 is not a refusal status.' }],
     ['a refusal body that is not a string', { rules: { userAgent: '*' }, guard: { body: 1 } }, { path: 'guard.body', message: 'is not a string.' }],
-    ['a refusal header with a line break', { rules: { userAgent: '*' }, guard: { headers: { 'X-A': 'a\nb' } } }, { path: 'guard.headers.X-A', message: '"a\\nb" is not a header value this Worker can send.' }],
+    [
+      'a refusal header with a line break',
+      { rules: { userAgent: '*' }, guard: { headers: { 'X-A': 'a\nb' } } },
+      { path: 'guard.headers.X-A', message: '"a\\nb" is not a header value this Worker can send.' },
+    ],
     ['a spoofed option that is not one', { rules: { userAgent: '*' }, guard: { spoofed: 'allow' } }, { path: 'guard.spoofed', message: '"allow" is not an option.' }],
     ['a host that is not a string', { rules: { userAgent: '*' }, host: 1 }, { path: 'host', message: '1 is not a host name.' }],
     ['a header that is not text', { rules: { userAgent: '*' }, header: ['x'] }, { path: 'header', message: 'is not plain text.' }],
-    ['a cacheControl with a line break', { rules: { userAgent: '*' }, cacheControl: 'public\r\nX: y' }, { path: 'cacheControl', message: '"public\\r\\nX: y" is not a header value this Worker can send.' }],
+    [
+      'a cacheControl with a line break',
+      { rules: { userAgent: '*' }, cacheControl: 'public\r\nX: y' },
+      { path: 'cacheControl', message: '"public\\r\\nX: y" is not a header value this Worker can send.' },
+    ],
     ['indexable that is not a boolean', { rules: { userAgent: '*' }, indexable: 'yes' }, { path: 'indexable', message: '"yes" is not true or false.' }],
-    ['a preview host that is not a host', { rules: { userAgent: '*' }, previewHosts: ['*.workers.dev', 'https://x.dev'] }, { path: 'previewHosts[1]', message: '"https://x.dev" is not a host or *.suffix.' }],
+    [
+      'a preview host that is not a host',
+      { rules: { userAgent: '*' }, previewHosts: ['*.workers.dev', 'https://x.dev'] },
+      { path: 'previewHosts[1]', message: '"https://x.dev" is not a host or *.suffix.' },
+    ],
   ])('rejects %s', (_, config, expected) => {
     expect(errorsOf(config)).toEqual([{ ...expected, fix: expect.any(String) }])
   })
@@ -267,7 +326,11 @@ describe('file size (RFC 9309 §2.5)', () => {
     expect(error).toBeInstanceOf(ConfigError)
     const issues = (error as ConfigError).issues
     expect(issues).toEqual([
-      { path: 'rules', message: expect.stringMatching(/^the robots\.txt would be \d+ KiB; crawlers may ignore everything after 500 KiB \(RFC 9309 §2\.5\)\.$/), fix: 'Merge groups and remove redundant rules.' },
+      {
+        path: 'rules',
+        message: expect.stringMatching(/^the robots\.txt would be \d+ KiB; crawlers may ignore everything after 500 KiB \(RFC 9309 §2\.5\)\.$/),
+        fix: 'Merge groups and remove redundant rules.',
+      },
     ])
     expect(Number(/be (\d+) KiB/.exec(issues[0]!.message)![1]) * 1024).toBeGreaterThan(MAX_FILE_BYTES)
     expect(() => checkConfig(config)).toThrow(ConfigError)
@@ -310,7 +373,11 @@ describe('ConfigError and formatIssue', () => {
 // Bugs in src/core/config these tests found. Each fails until src/core/config is
 // fixed; each names the consequence for a site.
 describe('bugs found in src/core/config (these fail until it is fixed)', () => {
-  const tab = (path: string, value: string, at: number, fix: string): ConfigIssue => ({ path, message: `${JSON.stringify(value)} holds U+0009 (CHARACTER TABULATION) at character ${at}, a control character, which robots.txt readers handle inconsistently (some keep it, some end the line there, terminals run it as an escape).`, fix })
+  const tab = (path: string, value: string, at: number, fix: string): ConfigIssue => ({
+    path,
+    message: `${JSON.stringify(value)} holds U+0009 (CHARACTER TABULATION) at character ${at}, a control character, which robots.txt readers handle inconsistently (some keep it, some end the line there, terminals run it as an escape).`,
+    fix,
+  })
   const encodeTab = 'Remove it, or write it percent-encoded ("%09") if the URL really holds it.'
 
   // TAB is a control character, but CONTROL in validate.ts skips U+0009. In a
@@ -345,7 +412,11 @@ describe('bugs found in src/core/config (these fail until it is fixed)', () => {
   it('rejects "#" in a sitemap', () => {
     const value = 'https://example.com/sitemap.xml#top'
     expect(errorsOf({ rules: { userAgent: '*' }, sitemap: value })).toEqual([
-      { path: 'sitemap', message: `${JSON.stringify(value)} holds "#", which starts a comment in robots.txt: everything after it would be ignored.`, fix: 'Remove it (URL fragments are never sent to the server).' },
+      {
+        path: 'sitemap',
+        message: `${JSON.stringify(value)} holds "#", which starts a comment in robots.txt: everything after it would be ignored.`,
+        fix: 'Remove it (URL fragments are never sent to the server).',
+      },
     ])
   })
 

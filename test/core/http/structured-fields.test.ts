@@ -1,7 +1,19 @@
 import fc from 'fast-check'
 import * as oracle from 'structured-headers'
 import { describe, expect, it } from 'vitest'
-import { Decimal, DisplayString, isInnerList, parseDictionary, parseItem, serializeItem, SfDate, Token, type Dictionary, type Member, type ParseOptions } from '../../../src/core/http/structured-fields.ts'
+import {
+  Decimal,
+  DisplayString,
+  isInnerList,
+  parseDictionary,
+  parseItem,
+  serializeItem,
+  SfDate,
+  Token,
+  type Dictionary,
+  type Member,
+  type ParseOptions,
+} from '../../../src/core/http/structured-fields.ts'
 
 // The Structured Field Values parser (RFC 8941, and RFC 9651's two further
 // types on request) checked against an independent implementation, the
@@ -60,16 +72,25 @@ const bytes = fc.uint8Array({ maxLength: 12 }).map((b) => `:${btoa(String.fromCh
 const bare = fc.oneof(integer, decimal, string, token, bytes, fc.constantFrom('?0', '?1'))
 // Printable ASCII but `"` and `%`, and percent-encoded bytes (any case, some not UTF-8), as RFC 9651 §4.2.10 reads them.
 // No byte order mark first: the oracle drops one, this parser keeps it (§4.2.10 says nothing of one; the text stays as sent).
-const display = fc.array(fc.oneof(fc.stringMatching(/^[\x20\x21\x23\x24\x26-\x7e]$/), fc.constantFrom('%c3%a9', '%e2%82%ac', '%f0%9f%98%80', '%25', '%22'), fc.stringMatching(/^%[0-9a-fA-F]{2}$/)), { maxLength: 6 })
+const display = fc
+  .array(fc.oneof(fc.stringMatching(/^[\x20\x21\x23\x24\x26-\x7e]$/), fc.constantFrom('%c3%a9', '%e2%82%ac', '%f0%9f%98%80', '%25', '%22'), fc.stringMatching(/^%[0-9a-fA-F]{2}$/)), { maxLength: 6 })
   .map((parts) => `%"${parts.join('')}"`)
 const spaces = fc.constantFrom('', ' ', '  ')
 function dictionaries(bareItem: fc.Arbitrary<string>) {
   const params = fc.array(fc.tuple(key, fc.option(bareItem), spaces), { maxLength: 3 }).map((ps) => ps.map(([k, v, sp]) => `;${sp}${k}${v === null ? '' : `=${v}`}`).join(''))
   const item = fc.tuple(bareItem, params).map(([v, p]) => v + p)
   const innerList = fc.tuple(fc.array(fc.tuple(spaces, item), { maxLength: 3 }), spaces, params).map(([items, sp, p]) => `(${items.map(([s, i]) => s + i).join(' ')}${sp})${p}`)
-  const member = fc.tuple(key, fc.oneof(item.map((i) => `=${i}`), innerList.map((l) => `=${l}`), params))
+  const member = fc.tuple(
+    key,
+    fc.oneof(
+      item.map((i) => `=${i}`),
+      innerList.map((l) => `=${l}`),
+      params,
+    ),
+  )
   const ows = fc.constantFrom('', ' ', '\t', ' \t ')
-  const dictionary = fc.tuple(spaces, fc.array(fc.tuple(member, ows, ows), { maxLength: 6 }), spaces)
+  const dictionary = fc
+    .tuple(spaces, fc.array(fc.tuple(member, ows, ows), { maxLength: 6 }), spaces)
     .map(([lead, members, trail]) => lead + members.map(([[k, v], before, after], i) => `${i === 0 ? '' : `${before},${after}`}${k}${v}`).join('') + trail)
   return { item, dictionary }
 }
@@ -84,25 +105,43 @@ const PROPERTY_TIMEOUT = 60_000
 
 describe('RFC 8941 Dictionaries, against the structured-headers package', { timeout: PROPERTY_TIMEOUT }, () => {
   it('reads generated Dictionaries as the oracle does, repeated keys and parameters included', () => {
-    fc.assert(fc.property(rfc8941.dictionary, (input) => {
-      const expected = theirs(input)
-      expect(expected, input).not.toBe('error')
-      expect(ours(input), input).toEqual(expected)
-    }), { numRuns: 2000 })
+    fc.assert(
+      fc.property(rfc8941.dictionary, (input) => {
+        const expected = theirs(input)
+        expect(expected, input).not.toBe('error')
+        expect(ours(input), input).toEqual(expected)
+      }),
+      { numRuns: 2000 },
+    )
   })
 
   // RFC 9651 §3.3.8: read only when asked (Content-Usage), refused in the RFC 8941 fields (the signature headers).
   it('reads Display Strings as the oracle does when asked for RFC 9651, and refuses them otherwise', () => {
-    fc.assert(fc.property(rfc9651.dictionary, (input) => {
-      expect(ours(input, { rfc9651: true }), input).toEqual(theirs(input))
-    }), { numRuns: 2000 })
+    fc.assert(
+      fc.property(rfc9651.dictionary, (input) => {
+        expect(ours(input, { rfc9651: true }), input).toEqual(theirs(input))
+      }),
+      { numRuns: 2000 },
+    )
     expect(ours('a=%"x"')).toBe('error')
   })
 
   // RFC 9651 §3.3.7 and §4.2.9: an Integer after "@", with parameters like any Item.
   it('reads Dates when asked for RFC 9651, and refuses them otherwise', () => {
     expect(ours('a=@1659578233', { rfc9651: true })).toEqual(theirs('a=@1659578233'))
-    expect(ours('a=@-2;p=@1, b=(@0 1)', { rfc9651: true })).toEqual([['a', [{ date: -2 }, [['p', { date: 1 }]]]], ['b', { list: [[{ date: 0 }, []], [1, []]], params: [] }]])
+    expect(ours('a=@-2;p=@1, b=(@0 1)', { rfc9651: true })).toEqual([
+      ['a', [{ date: -2 }, [['p', { date: 1 }]]]],
+      [
+        'b',
+        {
+          list: [
+            [{ date: 0 }, []],
+            [1, []],
+          ],
+          params: [],
+        },
+      ],
+    ])
     for (const bad of ['a=@1.5', 'a=@', 'a=@x', 'a=@1234567890123456', 'a=@ 1']) expect(ours(bad, { rfc9651: true }), bad).toBe('error')
     expect(ours('a=@1700000000')).toBe('error')
     const item = parseItem('@-17;p=%"caf%c3%a9"', { rfc9651: true })
@@ -110,27 +149,33 @@ describe('RFC 8941 Dictionaries, against the structured-headers package', { time
   })
 
   it('serializes an item so that the oracle reads back what was parsed', () => {
-    fc.assert(fc.property(rfc9651.item, (input) => {
-      let parsed
-      try {
-        parsed = parseItem(input, { rfc9651: true })
-      } catch {
-        return
-      }
-      expect(plainItem(oracle.parseItem(serializeItem(parsed))), input).toEqual(plainItem(parsed))
-    }), { numRuns: 2000 })
+    fc.assert(
+      fc.property(rfc9651.item, (input) => {
+        let parsed
+        try {
+          parsed = parseItem(input, { rfc9651: true })
+        } catch {
+          return
+        }
+        expect(plainItem(oracle.parseItem(serializeItem(parsed))), input).toEqual(plainItem(parsed))
+      }),
+      { numRuns: 2000 },
+    )
   })
 
   it('accepts and refuses the same text near the grammar', () => {
-    fc.assert(fc.property(nearGrammar, (input) => {
-      expect(ours(input, { rfc9651: true }), input).toEqual(theirs(input))
-    }), { numRuns: 3000 })
+    fc.assert(
+      fc.property(nearGrammar, (input) => {
+        expect(ours(input, { rfc9651: true }), input).toEqual(theirs(input))
+      }),
+      { numRuns: 3000 },
+    )
   })
 })
 
 describe('RFC 8941 §4.2.2: a repeated key', () => {
   // "If dictionary already contains a key this_key ... overwrite its value": the last value, in the first one's place.
-  it('keeps the last value, in the first occurrence\'s position', () => {
+  it("keeps the last value, in the first occurrence's position", () => {
     const read = parseDictionary('train-ai=y, search=n, train-ai=n')
     expect([...read.keys()]).toEqual(['train-ai', 'search'])
     expect((read.get('train-ai')![0] as Token).value).toBe('n')
@@ -139,7 +184,10 @@ describe('RFC 8941 §4.2.2: a repeated key', () => {
   // §4.2.3.2: the same for parameters.
   it('keeps the last parameter value', () => {
     const [, params] = parseDictionary('a=1;p=1;q;p=2').get('a')!
-    expect([...params]).toEqual([['p', 2], ['q', true]])
+    expect([...params]).toEqual([
+      ['p', 2],
+      ['q', true],
+    ])
   })
 
   // robots-edge deviation for signature headers (ParseOptions.refuseDuplicates).

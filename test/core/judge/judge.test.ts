@@ -21,18 +21,31 @@ function ambiguous(primary: string, ...others: string[]): AgentIdentity {
 
 describe('a header naming two registry crawlers is judged by the stricter verdict', () => {
   const config: ConfigInput = {
-    rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'Googlebot', disallow: '/private/' }, { userAgent: 'GPTBot', disallow: '/', guard: 'block' }],
+    rules: [
+      { userAgent: '*', allow: '/' },
+      { userAgent: 'Googlebot', disallow: '/private/' },
+      { userAgent: 'GPTBot', disallow: '/', guard: 'block' },
+    ],
     guard: { mode: 'log' },
   }
 
-  it('Googlebot/2.1 GPTBot/1.1: GPTBot\'s refusal wins, and the event names both', () => {
+  it("Googlebot/2.1 GPTBot/1.1: GPTBot's refusal wins, and the event names both", () => {
     const policy = policyOf(config)
     const decision = decide(policy, ambiguous('Googlebot', 'GPTBot'), url('/articles/1'))
     expect(decision).toMatchObject({ mode: 'block', verdict: { allowed: false, group: 'gptbot' }, also: ['googlebot'] })
     expect(decision.identity.id).toBe('gptbot')
     const event = buildEvent({
-      type: 'request', request: new Request('https://example.com/articles/1', { headers: { 'User-Agent': 'Googlebot/2.1 GPTBot/1.1' } }), url: new URL(url('/articles/1')),
-      identity: decision.identity, policy, verdict: decision.verdict, verification: 'unknown', mode: decision.mode, action: 'block', status: 403, also: decision.also,
+      type: 'request',
+      request: new Request('https://example.com/articles/1', { headers: { 'User-Agent': 'Googlebot/2.1 GPTBot/1.1' } }),
+      url: new URL(url('/articles/1')),
+      identity: decision.identity,
+      policy,
+      verdict: decision.verdict,
+      verification: 'unknown',
+      mode: decision.mode,
+      action: 'block',
+      status: 403,
+      also: decision.also,
     })
     expect(event).toMatchObject({ agent: { id: 'gptbot' }, also: ['googlebot'] })
   })
@@ -57,7 +70,19 @@ describe('a header naming two registry crawlers is judged by the stricter verdic
     const policy = policyOf(config)
     const decision = decide(policy, identifyAgent('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')!, url('/private/x'))
     expect(decision.also).toEqual([])
-    const event = buildEvent({ type: 'request', request: new Request('https://example.com/private/x'), url: new URL(url('/private/x')), identity: decision.identity, policy, verdict: decision.verdict, verification: 'verified', mode: decision.mode, action: 'pass', status: 0, also: decision.also })
+    const event = buildEvent({
+      type: 'request',
+      request: new Request('https://example.com/private/x'),
+      url: new URL(url('/private/x')),
+      identity: decision.identity,
+      policy,
+      verdict: decision.verdict,
+      verification: 'verified',
+      mode: decision.mode,
+      action: 'pass',
+      status: 0,
+      also: decision.also,
+    })
     expect(event).not.toHaveProperty('also')
   })
 })
@@ -72,7 +97,13 @@ describe('a client that names itself as nothing is judged only by a group naming
   })
 
   it('a group naming it does', () => {
-    const named: ConfigInput = { rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'Magician', disallow: '/private/' }], guard: { mode: 'block' } }
+    const named: ConfigInput = {
+      rules: [
+        { userAgent: '*', allow: '/' },
+        { userAgent: 'Magician', disallow: '/private/' },
+      ],
+      guard: { mode: 'block' },
+    }
     expect(decide(policyOf(named), identifyAgent('Magician')!, url('/private/x'))).toMatchObject({ verdict: { allowed: false, group: 'magician' }, mode: 'block' })
   })
 
@@ -97,8 +128,10 @@ describe('decodeUnreserved (RFC 3986 §2.3, §6.2.2.2)', () => {
 })
 
 describe('USER_TRIGGERED_FETCHERS, the default of guard.exempt', () => {
-  it('lists the fetchers whose operators say robots.txt does not apply to a person\'s request', () => {
-    expect(USER_TRIGGERED_FETCHERS).toEqual(expect.arrayContaining(['chatgpt-user', 'perplexity-user', 'meta-externalfetcher', 'amzn-user', 'feedfetcher-google', 'google-read-aloud', 'google-site-verification']))
+  it("lists the fetchers whose operators say robots.txt does not apply to a person's request", () => {
+    expect(USER_TRIGGERED_FETCHERS).toEqual(
+      expect.arrayContaining(['chatgpt-user', 'perplexity-user', 'meta-externalfetcher', 'amzn-user', 'feedfetcher-google', 'google-read-aloud', 'google-site-verification']),
+    )
   })
 
   it('leaves out crawlers, tools, and agents that ignore robots.txt for other reasons', () => {

@@ -54,7 +54,12 @@ describe('the readings of a path', () => {
 })
 
 describe('the guard refuses when any reading is disallowed', () => {
-  const config: ConfigInput = { rules: [{ userAgent: '*', allow: '/' }, { userAgent: 'GPTBot', disallow: ['/private/', '/a//'], guard: 'block' }] }
+  const config: ConfigInput = {
+    rules: [
+      { userAgent: '*', allow: '/' },
+      { userAgent: 'GPTBot', disallow: ['/private/', '/a//'], guard: 'block' },
+    ],
+  }
   const served = policyOf(config).text.split('\n')
   const line = (pattern: string) => served.indexOf(`Disallow: ${pattern}`) + 1
 
@@ -85,7 +90,7 @@ describe('the guard refuses when any reading is disallowed', () => {
     expect(checkEitherWay(policy, ['gptbot'], 'https://example.com/x/..%2F~user/page')).toMatchObject({ allowed: false, rule: { pattern: '/%7Euser/' } })
   })
 
-  it('`check` and the served file keep Google\'s reading', () => {
+  it("`check` and the served file keep Google's reading", () => {
     const policy = policyOf(config)
     expect(policy.matcher.check('gptbot', 'https://example.com/x/..%2Fprivate/x').allowed).toBe(true)
     expect(policy.text).toContain('Disallow: /private/\n')

@@ -127,14 +127,18 @@ describe('bad input: size', () => {
     ['plain', 'Disallow: /' + 'a'.repeat(100_000)],
     ['wildcards', 'Disallow: /' + '*a'.repeat(50_000)],
     ['garbage', garbage(100_000, 11).replace(/[\r\n]/g, ' ')],
-  ])('handles a 100 KB %s line', (_name, line) => {
-    const body = 'User-agent: *\n' + line + '\n'
-    const path = '/' + 'a'.repeat(4096)
-    const robots = compileRobotsTxt(body)
-    for (let i = 0; i < 100; i++) robots.check('googlebot', path)
-    everything(body, 'googlebot', path)
-    expect(parseRobotsTxt(body).diagnostics.map((d) => d.code)).toContain('line-too-long')
-  }, 30_000)
+  ])(
+    'handles a 100 KB %s line',
+    (_name, line) => {
+      const body = 'User-agent: *\n' + line + '\n'
+      const path = '/' + 'a'.repeat(4096)
+      const robots = compileRobotsTxt(body)
+      for (let i = 0; i < 100; i++) robots.check('googlebot', path)
+      everything(body, 'googlebot', path)
+      expect(parseRobotsTxt(body).diagnostics.map((d) => d.code)).toContain('line-too-long')
+    },
+    30_000,
+  )
 
   // Matching stays linear: a pattern built to make a backtracking matcher explode is fast on a 4 KiB path.
   it('matches /*a*a*a*a*a*a*a*a*a*b against 4 KiB of a without backtracking', () => {
@@ -203,9 +207,7 @@ const VALUE = fc.oneof(
 const TAIL = fc.constantFrom('', ' # comment', '#', '\0tail', ' extra words')
 const LINE = fc.tuple(KEY, SEPARATOR, VALUE, TAIL).map((parts) => parts.join(''))
 const EOL = fc.constantFrom('\n', '\r\n', '\r')
-const ROBOTS = fc
-  .tuple(fc.boolean(), fc.array(fc.tuple(LINE, EOL), { maxLength: 25 }))
-  .map(([bom, lines]) => (bom ? '\uFEFF' : '') + lines.map(([line, eol]) => line + eol).join(''))
+const ROBOTS = fc.tuple(fc.boolean(), fc.array(fc.tuple(LINE, EOL), { maxLength: 25 })).map(([bom, lines]) => (bom ? '\uFEFF' : '') + lines.map(([line, eol]) => line + eol).join(''))
 const TOKENS = fc.oneof(TOKEN, fc.array(TOKEN, { maxLength: 3 }))
 
 describe('bad input: properties', () => {

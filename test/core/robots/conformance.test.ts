@@ -35,7 +35,10 @@ function disagreements(flavor: ReferenceCase['flavor']) {
       const robots = compileRobotsTxt(c.robotstxt)
       const scanned = robots.check(c.ua, c.url)
       for (let k = 1; k < SCANNED; k++) robots.check(c.ua, c.url)
-      return [{ c, v: scanned, how: 'scanned' }, { c, v: robots.check(c.ua, c.url), how: 'indexed' }]
+      return [
+        { c, v: scanned, how: 'scanned' },
+        { c, v: robots.check(c.ua, c.url), how: 'indexed' },
+      ]
     })
     .filter(({ c, v }) => v.allowed !== c.allowed || (v.rule?.line ?? 0) !== c.line)
     .map(({ c, v, how }) => ({ id: c.id, how, ua: c.ua, url: c.url, want: [c.allowed, c.line], got: [v.allowed, v.rule?.line ?? 0] }))

@@ -32,26 +32,28 @@ describe('fixRobotsTxt', () => {
       '# second line',
     )
     const fixed = fixRobotsTxt(body)
-    expect(fixed.text).toBe(txt(
-      '# robots.txt for example.com',
-      '',
-      'User-agent: googlebot-image',
-      'Allow: /images/',
-      '',
-      '# Google',
-      'User-agent: googlebot',
-      'Disallow: /images/',
-      '',
-      '# everyone',
-      'User-agent: *',
-      'Disallow: /admin/',
-      'Allow: /',
-      '',
-      'Sitemap: https://example.com/sitemap.xml',
-      '',
-      '# legal notice',
-      '# second line',
-    ))
+    expect(fixed.text).toBe(
+      txt(
+        '# robots.txt for example.com',
+        '',
+        'User-agent: googlebot-image',
+        'Allow: /images/',
+        '',
+        '# Google',
+        'User-agent: googlebot',
+        'Disallow: /images/',
+        '',
+        '# everyone',
+        'User-agent: *',
+        'Disallow: /admin/',
+        'Allow: /',
+        '',
+        'Sitemap: https://example.com/sitemap.xml',
+        '',
+        '# legal notice',
+        '# second line',
+      ),
+    )
     expect(fixed).toMatchObject({ changed: true, droppedComments: [6, 10], droppedLines: [] })
   })
 
@@ -82,20 +84,22 @@ describe('fixRobotsTxt', () => {
 
   // Every rewrite is listed with its line; those that change what some reader reads say so.
   it('lists every rewrite with its line, and which change meaning for some readers', () => {
-    const fixed = fixRobotsTxt(txt(
-      'User-agent: *', //              1
-      'Allow: /', //                   2
-      'Disalow: /admin/', //           3  typo, and moves above line 2
-      'Disallow: /admin/', //          4  a repeat of line 3
-      '',
-      'User-agent: Googlebot/2.1', //  6  value cut to its token; merged with line 11's group
-      'Disallow /x', //                7  no colon
-      '',
-      'User-agent: googlebot-image', // 9  moves above googlebot
-      'Allow: /',
-      'User-agent: googlebot', //     11
-      'Disallow: /y',
-    ))
+    const fixed = fixRobotsTxt(
+      txt(
+        'User-agent: *', //              1
+        'Allow: /', //                   2
+        'Disalow: /admin/', //           3  typo, and moves above line 2
+        'Disallow: /admin/', //          4  a repeat of line 3
+        '',
+        'User-agent: Googlebot/2.1', //  6  value cut to its token; merged with line 11's group
+        'Disallow /x', //                7  no colon
+        '',
+        'User-agent: googlebot-image', // 9  moves above googlebot
+        'Allow: /',
+        'User-agent: googlebot', //     11
+        'Disallow: /y',
+      ),
+    )
     expect(fixed.rewrites.map(({ line, kind, changesMeaning }) => [line, kind, changesMeaning])).toEqual([
       [3, 'key-spelling', true],
       [3, 'rule-moved', false],
@@ -106,7 +110,9 @@ describe('fixRobotsTxt', () => {
       [9, 'group-moved', false],
       [11, 'group-merged', true],
     ])
-    expect(fixed.rewrites[0]!.message).toBe('"Disalow" written as "Disallow:". Google and other RFC 9309 readers already read it so; readers that skip a key they do not know (Python\'s urllib.robotparser among them) ignored this line and will now apply it.')
+    expect(fixed.rewrites[0]!.message).toBe(
+      '"Disalow" written as "Disallow:". Google and other RFC 9309 readers already read it so; readers that skip a key they do not know (Python\'s urllib.robotparser among them) ignored this line and will now apply it.',
+    )
     expect(fixed.rewrites[5]!.message).toMatch(/^"Disallow" without a colon written as "Disallow:"/)
   })
 

@@ -21,17 +21,13 @@ describe('Google extensions beyond RFC 9309', () => {
     const parsed = parseRobotsTxt(body)
     expect(parsed.groups[0]?.rules).toEqual([{ type: 'disallow', pattern: '/x', line: 2 }])
     expect(parsed.diagnostics).toEqual([{ code: 'typo-accepted', line: 2, detail: key }])
-    expect(compileRobotsTxt(body).check('FooBot', '/x/y')).toEqual(
-      verdict(false, 'foobot', { type: 'disallow', pattern: '/x', line: 2 }),
-    )
+    expect(compileRobotsTxt(body).check('FooBot', '/x/y')).toEqual(verdict(false, 'foobot', { type: 'disallow', pattern: '/x', line: 2 }))
   })
 
   // Deliberate: `useragent` and `user agent` are read as user-agent, and flagged.
   it.each(['useragent', 'user agent', 'UserAgent', 'User Agent'])('reads %s as user-agent', (key) => {
     const parsed = parseRobotsTxt(txt(`${key}: FooBot`, 'Disallow: /x'))
-    expect(parsed.groups).toEqual([
-      { userAgents: ['FooBot'], rules: [{ type: 'disallow', pattern: '/x', line: 2 }], other: [], line: 1 },
-    ])
+    expect(parsed.groups).toEqual([{ userAgents: ['FooBot'], rules: [{ type: 'disallow', pattern: '/x', line: 2 }], other: [], line: 1 }])
     expect(parsed.diagnostics).toEqual([{ code: 'typo-accepted', line: 1, detail: key }])
   })
 
@@ -71,23 +67,17 @@ describe('Google extensions beyond RFC 9309', () => {
   it('accepts a missing colon between exactly two words', () => {
     const body = txt('user-agent FooBot', 'disallow /')
     const parsed = parseRobotsTxt(body)
-    expect(parsed.groups).toEqual([
-      { userAgents: ['FooBot'], rules: [{ type: 'disallow', pattern: '/', line: 2 }], other: [], line: 1 },
-    ])
+    expect(parsed.groups).toEqual([{ userAgents: ['FooBot'], rules: [{ type: 'disallow', pattern: '/', line: 2 }], other: [], line: 1 }])
     expect(parsed.diagnostics).toEqual([
       { code: 'missing-colon', line: 1, detail: 'user-agent' },
       { code: 'missing-colon', line: 2, detail: 'disallow' },
     ])
-    expect(compileRobotsTxt(body).check('FooBot', 'http://foo.bar/x/y')).toEqual(
-      verdict(false, 'foobot', { type: 'disallow', pattern: '/', line: 2 }),
-    )
+    expect(compileRobotsTxt(body).check('FooBot', 'http://foo.bar/x/y')).toEqual(verdict(false, 'foobot', { type: 'disallow', pattern: '/', line: 2 }))
   })
 
   // Deliberate: a tab also separates key and value when the colon is missing.
   it('accepts a tab in place of the colon', () => {
-    expect(parseRobotsTxt(txt('User-agent\tFooBot', 'Disallow\t/x')).groups[0]?.rules).toEqual([
-      { type: 'disallow', pattern: '/x', line: 2 },
-    ])
+    expect(parseRobotsTxt(txt('User-agent\tFooBot', 'Disallow\t/x')).groups[0]?.rules).toEqual([{ type: 'disallow', pattern: '/x', line: 2 }])
   })
 
   // Deliberate, and bounded: with three or more words and no colon, the line is rejected, not guessed at.
@@ -108,9 +98,7 @@ describe('Google extensions beyond RFC 9309', () => {
     const parsed = parseRobotsTxt(body)
     expect(parsed.groups[0]?.userAgents).toEqual(['Googlebot'])
     expect(parsed.diagnostics).toEqual([{ code: 'agent-value-truncated', line: 1, detail: 'Googlebot/2.1' }])
-    expect(compileRobotsTxt(body).check('googlebot', '/x')).toEqual(
-      verdict(false, 'googlebot', { type: 'disallow', pattern: '/x', line: 2 }),
-    )
+    expect(compileRobotsTxt(body).check('googlebot', '/x')).toEqual(verdict(false, 'googlebot', { type: 'disallow', pattern: '/x', line: 2 }))
   })
 
   // Deliberate: the value is read up to the first space, so `Foo Bar` names foo (robots_test.cc GoogleOnly_AcceptUserAgentUpToFirstSpace).
@@ -127,9 +115,7 @@ describe('Google extensions beyond RFC 9309', () => {
       const parsed = parseRobotsTxt(body)
       expect(parsed.groups[0]?.userAgents).toEqual(['*'])
       expect(parsed.diagnostics).toEqual([{ code: 'agent-value-truncated', line: 1, detail: value }])
-      expect(compileRobotsTxt(body).check('anybot', '/x')).toEqual(
-        verdict(false, '*', { type: 'disallow', pattern: '/x', line: 2 }),
-      )
+      expect(compileRobotsTxt(body).check('anybot', '/x')).toEqual(verdict(false, '*', { type: 'disallow', pattern: '/x', line: 2 }))
     }
     const notWildcard = txt('User-agent: *foo', 'Disallow: /x')
     expect(parseRobotsTxt(notWildcard).diagnostics).toEqual([{ code: 'invalid-product-token', line: 1, detail: '*foo' }])
@@ -159,9 +145,7 @@ describe('Google extensions beyond RFC 9309', () => {
   it('skips a leading byte-order mark', () => {
     const body = '\uFEFFUser-agent: FooBot\nDisallow: /x\n'
     const parsed = parseRobotsTxt(body)
-    expect(parsed.groups).toEqual([
-      { userAgents: ['FooBot'], rules: [{ type: 'disallow', pattern: '/x', line: 2 }], other: [], line: 1 },
-    ])
+    expect(parsed.groups).toEqual([{ userAgents: ['FooBot'], rules: [{ type: 'disallow', pattern: '/x', line: 2 }], other: [], line: 1 }])
     expect(parsed.diagnostics).toEqual([{ code: 'bom', line: 1 }])
     expect(parsed.lines).toBe(3)
   })
@@ -199,9 +183,7 @@ describe('Google extensions beyond RFC 9309', () => {
       { type: 'allow', pattern: '/c', line: 3 },
     ])
     expect(parsed.diagnostics).toEqual([{ code: 'nul-byte', line: 2 }])
-    expect(compileRobotsTxt(body).check('FooBot', '/a/x')).toEqual(
-      verdict(false, 'foobot', { type: 'disallow', pattern: '/a', line: 2 }),
-    )
+    expect(compileRobotsTxt(body).check('FooBot', '/a/x')).toEqual(verdict(false, 'foobot', { type: 'disallow', pattern: '/a', line: 2 }))
   })
 
   // Deliberate: only the first MAX_LINE_BYTES octets of a line are read; a disallow cut short still matches (robots_test.cc GoogleOnly_LineTooLong).
@@ -215,9 +197,7 @@ describe('Google extensions beyond RFC 9309', () => {
     expect(parsed.groups[0]?.rules).toEqual([{ type: 'disallow', pattern: longline + '/', line: 2 }])
     const robots = compileRobotsTxt(body)
     expect(robots.check('FooBot', 'http://foo.bar/fux')).toEqual(verdict(true, 'foobot'))
-    expect(robots.check('FooBot', 'http://foo.bar' + longline + '/fux')).toEqual(
-      verdict(false, 'foobot', { type: 'disallow', pattern: longline + '/', line: 2 }),
-    )
+    expect(robots.check('FooBot', 'http://foo.bar' + longline + '/fux')).toEqual(verdict(false, 'foobot', { type: 'disallow', pattern: longline + '/', line: 2 }))
   })
 
   // Deliberate: the same cut applies to allow lines (robots_test.cc GoogleOnly_LineTooLong).
@@ -233,12 +213,8 @@ describe('Google extensions beyond RFC 9309', () => {
       { code: 'line-too-long', line: 4 },
     ])
     expect(robots.check('FooBot', 'http://foo.bar/')).toEqual(verdict(false, 'foobot', { type: 'disallow', pattern: '/', line: 2 }))
-    expect(robots.check('FooBot', 'http://foo.bar' + longA + '/qux')).toEqual(
-      verdict(true, 'foobot', { type: 'allow', pattern: longA + '/', line: 3 }),
-    )
-    expect(robots.check('FooBot', 'http://foo.bar' + longB + '/fux')).toEqual(
-      verdict(true, 'foobot', { type: 'allow', pattern: longB + '/', line: 4 }),
-    )
+    expect(robots.check('FooBot', 'http://foo.bar' + longA + '/qux')).toEqual(verdict(true, 'foobot', { type: 'allow', pattern: longA + '/', line: 3 }))
+    expect(robots.check('FooBot', 'http://foo.bar' + longB + '/fux')).toEqual(verdict(true, 'foobot', { type: 'allow', pattern: longB + '/', line: 4 }))
   })
 
   // Deliberate: a line of exactly MAX_LINE_BYTES octets is read whole and not flagged.

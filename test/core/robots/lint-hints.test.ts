@@ -16,7 +16,8 @@ describe('a named group does not inherit * (RFC 9309 §2.2.1)', () => {
         code: 'no-inherit',
         severity: 'warning',
         line: 6,
-        message: 'The group for Googlebot does not inherit the "*" group (RFC 9309 §2.2.1: a crawler obeys only the group naming it): googlebot may fetch what "*" disallows with "Disallow: /admin/", "Disallow: /*.pdf$" (lines 3, 4).',
+        message:
+          'The group for Googlebot does not inherit the "*" group (RFC 9309 §2.2.1: a crawler obeys only the group naming it): googlebot may fetch what "*" disallows with "Disallow: /admin/", "Disallow: /*.pdf$" (lines 3, 4).',
         fix: 'If googlebot must stay out too, repeat those rules in its group; if it may fetch them, nothing to do.',
       },
     ])
@@ -44,14 +45,25 @@ describe('a named group does not inherit * (RFC 9309 §2.2.1)', () => {
 })
 
 describe('directives crawlers do not read', () => {
-  it.each([['Noindex: /drafts/', 'Noindex'], ['noindex: /drafts/', 'Noindex'], ['Nofollow: /links/', 'Nofollow']])('warns about %j', (line, name) => {
+  it.each([
+    ['Noindex: /drafts/', 'Noindex'],
+    ['noindex: /drafts/', 'Noindex'],
+    ['Nofollow: /links/', 'Nofollow'],
+  ])('warns about %j', (line, name) => {
     const [d, ...rest] = only('unsupported-directive', txt('User-agent: *', 'Disallow: /x', line))
     expect(rest).toEqual([])
-    expect(d).toMatchObject({ severity: 'warning', line: 3, message: expect.stringContaining(`"${name}" in robots.txt is read by no major crawler: Google stopped reading it in September 2019`), fix: expect.any(String) })
+    expect(d).toMatchObject({
+      severity: 'warning',
+      line: 3,
+      message: expect.stringContaining(`"${name}" in robots.txt is read by no major crawler: Google stopped reading it in September 2019`),
+      fix: expect.any(String),
+    })
   })
 
   it('tells what to use instead of Noindex', () => {
-    expect(only('unsupported-directive', txt('User-agent: *', 'Noindex: /a'))[0]!.fix).toBe('Send "X-Robots-Tag: noindex" or a noindex robots meta tag on those pages, and let crawlers fetch them (a page they may not fetch is never seen saying noindex).')
+    expect(only('unsupported-directive', txt('User-agent: *', 'Noindex: /a'))[0]!.fix).toBe(
+      'Send "X-Robots-Tag: noindex" or a noindex robots meta tag on those pages, and let crawlers fetch them (a page they may not fetch is never seen saying noindex).',
+    )
   })
 
   // Google ignores Crawl-delay; Bing and Yandex read it.
@@ -77,7 +89,8 @@ describe('characters other readers read differently', () => {
         code: 'unsafe-character',
         severity: 'error',
         line: 2,
-        message: "The line holds U+2028 (LINE SEPARATOR) at character 10: Python's urllib.robotparser and Protego end the line there (they split lines as str.splitlines() does), so they read a line Google does not.",
+        message:
+          "The line holds U+2028 (LINE SEPARATOR) at character 10: Python's urllib.robotparser and Protego end the line there (they split lines as str.splitlines() does), so they read a line Google does not.",
         fix: 'Remove it; in a path, write it percent-encoded ("%E2%80%A8") if the URL really holds it.',
       },
     ])

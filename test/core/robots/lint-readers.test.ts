@@ -24,7 +24,14 @@ describe('rule order: first match against longest match', () => {
         line: 3,
         message: `Readers disagree on "/admin/" for crawlers without a group of their own: Google and other RFC 9309 readers disallow it (line 3, "Disallow: /admin/"), the longest match; ${FIRST} allow it (line 2, "Allow: /"), the first match in file order. 1 more URL differs the same way.`,
         fix: 'Write longer patterns first, and Allow before Disallow at equal length (robots-edge lint --fix writes this order).',
-        example: { crawler: 'examplebot', url: '/admin/', readings: [{ reader: 'rfc9309', allowed: false, line: 3 }, { reader: 'first-match', allowed: true, line: 2 }] },
+        example: {
+          crawler: 'examplebot',
+          url: '/admin/',
+          readings: [
+            { reader: 'rfc9309', allowed: false, line: 3 },
+            { reader: 'first-match', allowed: true, line: 2 },
+          ],
+        },
       },
     ])
   })
@@ -33,8 +40,26 @@ describe('rule order: first match against longest match', () => {
   it('warns about a nested Allow after its Disallow, and notes that 1994 readers skip it anyway', () => {
     const found = readerDiagnostics(txt('User-agent: googlebot', 'Disallow: /private/', 'Allow: /private/press/'))
     expect(found.map((d) => [d.code, d.severity, d.line, d.example?.url, d.example?.readings])).toEqual([
-      ['reader-order', 'warning', 3, '/private/press/', [{ reader: 'rfc9309', allowed: true, line: 3 }, { reader: 'first-match', allowed: false, line: 2 }]],
-      ['reader-allow', 'info', 3, '/private/press/', [{ reader: 'rfc9309', allowed: true, line: 3 }, { reader: 'prefix-1994', allowed: false, line: 2 }]],
+      [
+        'reader-order',
+        'warning',
+        3,
+        '/private/press/',
+        [
+          { reader: 'rfc9309', allowed: true, line: 3 },
+          { reader: 'first-match', allowed: false, line: 2 },
+        ],
+      ],
+      [
+        'reader-allow',
+        'info',
+        3,
+        '/private/press/',
+        [
+          { reader: 'rfc9309', allowed: true, line: 3 },
+          { reader: 'prefix-1994', allowed: false, line: 2 },
+        ],
+      ],
     ])
     expect(found[1]!.message).toBe(
       `Readers disagree on "/private/press/" for googlebot: Google and other RFC 9309 readers allow it (line 3, "Allow: /private/press/"); ${OLD} know no Allow lines and disallow it (line 2, "Disallow: /private/"). They fetch less, never more (the guard never refuses them for it), and no order changes that. 1 more URL differs the same way.`,
@@ -60,7 +85,15 @@ describe('group choice: substring against exact token', () => {
         line: 1,
         message: `Readers disagree on "/images/" for googlebot-image: Google and other RFC 9309 readers allow it (line 5, "Allow: /images/"); ${FIRST} and ${OLD} take the first group whose value is part of "googlebot-image", the one at line 1 ("googlebot"), and disallow it (line 2, "Disallow: /images/"). 1 more URL differs the same way.`,
         fix: 'Name each crawler by its bare product token, in one group only, above groups naming a part of its name (robots-edge lint --fix writes this order).',
-        example: { crawler: 'googlebot-image', url: '/images/', readings: [{ reader: 'rfc9309', allowed: true, line: 5 }, { reader: 'first-match', allowed: false, line: 2 }, { reader: 'prefix-1994', allowed: false, line: 2 }] },
+        example: {
+          crawler: 'googlebot-image',
+          url: '/images/',
+          readings: [
+            { reader: 'rfc9309', allowed: true, line: 5 },
+            { reader: 'first-match', allowed: false, line: 2 },
+            { reader: 'prefix-1994', allowed: false, line: 2 },
+          ],
+        },
       },
     ])
   })
@@ -92,7 +125,15 @@ describe('what no order can change (information)', () => {
         line: 2,
         message: `Readers disagree on "/x.pdf" for crawlers without a group of their own: Google and other RFC 9309 readers disallow it (line 2, "Disallow: /*.pdf$"); ${FIRST} and ${OLD} read "*" and "$" as plain characters and allow it (no rule matches). No order can make them agree: crawlers built on those readers read this rule differently.`,
         fix: 'Where a prefix says the same, write the prefix ("/downloads/" rather than "/downloads/*"); otherwise this is only information.',
-        example: { crawler: 'examplebot', url: '/x.pdf', readings: [{ reader: 'rfc9309', allowed: false, line: 2 }, { reader: 'first-match', allowed: true, line: 0 }, { reader: 'prefix-1994', allowed: true, line: 0 }] },
+        example: {
+          crawler: 'examplebot',
+          url: '/x.pdf',
+          readings: [
+            { reader: 'rfc9309', allowed: false, line: 2 },
+            { reader: 'first-match', allowed: true, line: 0 },
+            { reader: 'prefix-1994', allowed: true, line: 0 },
+          ],
+        },
       },
     ])
   })
@@ -100,7 +141,10 @@ describe('what no order can change (information)', () => {
   // Google extension: Allow: /dir/index.html also allows /dir/.
   it('notes the index.html extension', () => {
     const found = readerDiagnostics(txt('User-agent: *', 'Allow: /dir/index.html', 'Disallow: /dir/'))
-    expect(found.map((d) => [d.code, d.example?.url])).toEqual([['reader-allow', '/dir/index.html'], ['reader-extension', '/dir/']])
+    expect(found.map((d) => [d.code, d.example?.url])).toEqual([
+      ['reader-allow', '/dir/index.html'],
+      ['reader-extension', '/dir/'],
+    ])
   })
 
   it('has nothing to say about a file every reader reads alike', () => {
@@ -113,12 +157,21 @@ const TOKENS = ['*', 'a', 'ab', 'bot', 'googlebot', 'googlebot-image', 'bingbot'
 const SEGMENTS = ['a', 'b', 'ab', 'x.pdf']
 const literal = fc.tuple(fc.array(fc.constantFrom(...SEGMENTS), { maxLength: 3 }), fc.boolean()).map(([s, slash]) => (s.length === 0 ? '/' : '/' + s.join('/') + (slash ? '/' : '')))
 const model = (pattern: fc.Arbitrary<string>): fc.Arbitrary<RobotsTxtModel> =>
-  fc.array(fc.record({
-    userAgents: fc.uniqueArray(fc.constantFrom(...TOKENS), { minLength: 1, maxLength: 3 }),
-    rules: fc.array(fc.record({ type: fc.constantFrom('allow' as const, 'disallow' as const), pattern }), { minLength: 1, maxLength: 5 }),
-    other: fc.constant([]),
-  }), { minLength: 1, maxLength: 4 }).map((groups) => ({ groups, sitemaps: [], other: [] }))
-const wildPattern = fc.oneof(literal, literal.map((p) => p + '*'), literal.map((p) => `/*${p.slice(1)}$`))
+  fc
+    .array(
+      fc.record({
+        userAgents: fc.uniqueArray(fc.constantFrom(...TOKENS), { minLength: 1, maxLength: 3 }),
+        rules: fc.array(fc.record({ type: fc.constantFrom('allow' as const, 'disallow' as const), pattern }), { minLength: 1, maxLength: 5 }),
+        other: fc.constant([]),
+      }),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((groups) => ({ groups, sitemaps: [], other: [] }))
+const wildPattern = fc.oneof(
+  literal,
+  literal.map((p) => p + '*'),
+  literal.map((p) => `/*${p.slice(1)}$`),
+)
 
 describe('properties', () => {
   // Every warning about order or group choice is one --fix removes.

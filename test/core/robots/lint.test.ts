@@ -18,25 +18,19 @@ function brief(d: LintDiagnostic): [string, string, number] {
 describe('lintRobotsTxt: parser diagnostics', () => {
   // A leading byte-order mark is a warning on line 1.
   it('warns about a byte-order mark', () => {
-    expect(lintRobotsTxt('\uFEFFUser-agent: *\nDisallow: /x\n')).toEqual([
-      { code: 'bom', severity: 'warning', line: 1, message: expect.stringContaining('byte-order mark'), fix: expect.any(String) },
-    ])
+    expect(lintRobotsTxt('\uFEFFUser-agent: *\nDisallow: /x\n')).toEqual([{ code: 'bom', severity: 'warning', line: 1, message: expect.stringContaining('byte-order mark'), fix: expect.any(String) }])
   })
 
   // RFC 9309 §2.5: a file over 500 KiB is an error about the file as a whole (line 0).
   it('reports a file over 500 KiB', () => {
     const body = txt('User-agent: *', 'Disallow: /x') + ('#'.repeat(99) + '\n').repeat(Math.ceil(MAX_FILE_BYTES / 100))
-    expect(lintRobotsTxt(body)).toEqual([
-      { code: 'file-too-large', severity: 'error', line: 0, message: expect.stringContaining('500 KiB'), fix: expect.any(String) },
-    ])
+    expect(lintRobotsTxt(body)).toEqual([{ code: 'file-too-large', severity: 'error', line: 0, message: expect.stringContaining('500 KiB'), fix: expect.any(String) }])
   })
 
   // A line longer than MAX_LINE_BYTES is an error on that line.
   it('reports a line that is too long', () => {
     const body = txt('User-agent: *', 'Disallow: /' + 'a'.repeat(MAX_LINE_BYTES))
-    expect(lintRobotsTxt(body)).toEqual([
-      { code: 'line-too-long', severity: 'error', line: 2, message: expect.stringContaining(String(MAX_LINE_BYTES)), fix: expect.any(String) },
-    ])
+    expect(lintRobotsTxt(body)).toEqual([{ code: 'line-too-long', severity: 'error', line: 2, message: expect.stringContaining(String(MAX_LINE_BYTES)), fix: expect.any(String) }])
   })
 
   // A missing colon is a warning naming the key, with the corrected line as the fix.
@@ -74,9 +68,13 @@ describe('lintRobotsTxt: parser diagnostics', () => {
       ['agent-value-truncated', 'warning', 1],
       ['reader-group', 'warning', 2],
     ])
-    expect(lintRobotsTxt(txt('User-agent: Googlebot/2.1', 'Disallow: /x'))[0]).toEqual(
-      { code: 'agent-value-truncated', severity: 'warning', line: 1, message: expect.stringContaining('"Googlebot/2.1"'), fix: expect.any(String) },
-    )
+    expect(lintRobotsTxt(txt('User-agent: Googlebot/2.1', 'Disallow: /x'))[0]).toEqual({
+      code: 'agent-value-truncated',
+      severity: 'warning',
+      line: 1,
+      message: expect.stringContaining('"Googlebot/2.1"'),
+      fix: expect.any(String),
+    })
   })
 
   // RFC 9309 §2.2.2: a pattern that starts with neither `/` nor `*` never matches, an error whose fix adds the slash.
@@ -102,9 +100,7 @@ describe('lintRobotsTxt: parser diagnostics', () => {
 
   // A NUL octet ends the line for parsers, an error.
   it('reports a NUL octet', () => {
-    expect(lintRobotsTxt('User-agent: *\nDisallow: /x\0y\n')).toEqual([
-      { code: 'nul-byte', severity: 'error', line: 2, message: expect.stringContaining('NUL'), fix: expect.any(String) },
-    ])
+    expect(lintRobotsTxt('User-agent: *\nDisallow: /x\0y\n')).toEqual([{ code: 'nul-byte', severity: 'error', line: 2, message: expect.stringContaining('NUL'), fix: expect.any(String) }])
   })
 
   // A line that is not `key: value` is a warning quoting it.
@@ -171,9 +167,7 @@ describe('lintRobotsTxt: checks across records', () => {
 
   // A file with no groups allows everything to everyone: information about the file (line 0).
   it.each(['', txt('# nothing here'), txt('Sitemap: https://example.com/s.xml')])('notes a file with no groups: %j', (body) => {
-    expect(lintRobotsTxt(body)).toEqual([
-      { code: 'no-groups', severity: 'info', line: 0, message: expect.stringContaining('no groups') },
-    ])
+    expect(lintRobotsTxt(body)).toEqual([{ code: 'no-groups', severity: 'info', line: 0, message: expect.stringContaining('no groups') }])
   })
 })
 

@@ -9,12 +9,8 @@ import { compileRobotsTxt, normalizeEncoding, parseRobotsTxt, pathOf } from '../
 // these properties hold it to the proof.
 
 const PATH_CHARS = [...'abcdefABCDEF0123456789/%-._~?=&*', 'é', 'ツ', '😀', '\uD800', '\uDC00', 'ſ']
-const pathArb = fc
-  .string({ unit: fc.constantFrom(...PATH_CHARS), maxLength: 24 })
-  .map((rest) => '/' + rest)
-const patternArb = fc
-  .tuple(fc.constantFrom('/', '/*', '*', '/a', '/%'), fc.string({ unit: fc.constantFrom(...PATH_CHARS, '$'), maxLength: 12 }))
-  .map(([head, rest]) => head + rest)
+const pathArb = fc.string({ unit: fc.constantFrom(...PATH_CHARS), maxLength: 24 }).map((rest) => '/' + rest)
+const patternArb = fc.tuple(fc.constantFrom('/', '/*', '*', '/a', '/%'), fc.string({ unit: fc.constantFrom(...PATH_CHARS, '$'), maxLength: 12 })).map(([head, rest]) => head + rest)
 const fileArb = fc
   .array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), patternArb), { minLength: 1, maxLength: 12 })
   .map((rules) => 'User-agent: *\n' + rules.map(([k, p]) => `${k}: ${p}`).join('\n') + '\n')
@@ -53,8 +49,7 @@ function reference(file: string, rawPath: string): { allowed: boolean; line: num
       for (const pattern of candidates) {
         if (!referenceMatches(path, pattern)) continue
         const allow = rule.type === 'allow'
-        const better =
-          best === undefined || pattern.length > best.priority || (pattern.length === best.priority && allow && !best.allow)
+        const better = best === undefined || pattern.length > best.priority || (pattern.length === best.priority && allow && !best.allow)
         if (better) best = { priority: pattern.length, allow, line: rule.line! }
       }
     }

@@ -105,9 +105,7 @@ describe('size', () => {
 // Arbitraries: tokens that often contain each other, patterns that often nest.
 const TOKENS = ['*', 'a', 'ab', 'abc', 'b', 'bot', 'googlebot', 'googlebot-image', 'Googlebot-News', 'x-googlebot', 'bingbot', 'bing']
 const SEGMENTS = ['a', 'b', 'ab', 'c', 'x.pdf', 'a-b']
-const literal = fc
-  .tuple(fc.array(fc.constantFrom(...SEGMENTS), { maxLength: 3 }), fc.boolean())
-  .map(([segs, slash]) => (segs.length === 0 ? '/' : '/' + segs.join('/') + (slash ? '/' : '')))
+const literal = fc.tuple(fc.array(fc.constantFrom(...SEGMENTS), { maxLength: 3 }), fc.boolean()).map(([segs, slash]) => (segs.length === 0 ? '/' : '/' + segs.join('/') + (slash ? '/' : '')))
 const plainPattern = fc.oneof({ weight: 9, arbitrary: literal }, { weight: 1, arbitrary: fc.constant('') })
 const wildPattern = fc.oneof(
   { weight: 3, arbitrary: plainPattern },
@@ -126,7 +124,14 @@ const path = literal.chain((p) => fc.constantFrom(p, p + 'x', p + '/y', p + '.pd
 
 /** Crawler names for which a substring reader can agree: the named tokens, and unnamed names that contain none of them. */
 function crawlers(m: RobotsTxtModel): string[] {
-  const named = [...new Set(m.groups.flatMap((g) => g.userAgents).filter((a) => a !== '*').map((a) => a.toLowerCase()))]
+  const named = [
+    ...new Set(
+      m.groups
+        .flatMap((g) => g.userAgents)
+        .filter((a) => a !== '*')
+        .map((a) => a.toLowerCase()),
+    ),
+  ]
   const unnamed = ['zzz', 'examplebot', 'googlebot-video'].filter((name) => !named.some((t) => name.includes(t)))
   return [...named, ...unnamed]
 }

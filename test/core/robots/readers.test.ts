@@ -106,11 +106,16 @@ describe('the first-match reader against urllib.robotparser', { timeout: 60_000 
   it('gives the same verdict as urllib.robotparser on 150 random files', () => {
     const segment = fc.constantFrom('a', 'b', 'ab', 'x.html', 'a-b')
     const path = fc.tuple(fc.array(segment, { maxLength: 3 }), fc.boolean()).map(([s, slash]) => (s.length === 0 ? '/' : '/' + s.join('/') + (slash ? '/' : '')))
-    const model: fc.Arbitrary<RobotsTxtModel> = fc.array(fc.record({
-      userAgents: fc.uniqueArray(fc.constantFrom('*', 'a', 'ab', 'bot', 'googlebot', 'googlebot-image', 'Bingbot'), { minLength: 1, maxLength: 3 }),
-      rules: fc.array(fc.record({ type: fc.constantFrom('allow' as const, 'disallow' as const), pattern: fc.oneof(path, fc.constant('')) }), { maxLength: 5 }),
-      other: fc.constant([]),
-    }), { minLength: 1, maxLength: 5 }).map((groups) => ({ groups, sitemaps: [], other: [] }))
+    const model: fc.Arbitrary<RobotsTxtModel> = fc
+      .array(
+        fc.record({
+          userAgents: fc.uniqueArray(fc.constantFrom('*', 'a', 'ab', 'bot', 'googlebot', 'googlebot-image', 'Bingbot'), { minLength: 1, maxLength: 3 }),
+          rules: fc.array(fc.record({ type: fc.constantFrom('allow' as const, 'disallow' as const), pattern: fc.oneof(path, fc.constant('')) }), { maxLength: 5 }),
+          other: fc.constant([]),
+        }),
+        { minLength: 1, maxLength: 5 },
+      )
+      .map((groups) => ({ groups, sitemaps: [], other: [] }))
     const files = fc.sample(fc.tuple(model, fc.array(path, { minLength: 4, maxLength: 10 })), { numRuns: 150, seed: 10 })
     const names = ['googlebot', 'googlebot-image', 'Bingbot/2.0', 'abc', 'otherbot', 'zz']
     const queries = files.map(([, paths]) => names.flatMap((n) => paths.map((p) => [n, `https://example.com${p}`] as const)))

@@ -39,9 +39,7 @@ describe('RFC 9309 §2.1 groups', () => {
   // Consecutive user-agent lines name the same group.
   it('puts consecutive user-agent lines in one group', () => {
     const body = txt('User-agent: a', 'User-agent: b', 'Disallow: /x')
-    expect(parseRobotsTxt(body).groups).toEqual([
-      { userAgents: ['a', 'b'], rules: [disallow('/x', 3)], other: [], line: 1 },
-    ])
+    expect(parseRobotsTxt(body).groups).toEqual([{ userAgents: ['a', 'b'], rules: [disallow('/x', 3)], other: [], line: 1 }])
     expect(compileRobotsTxt(body).check('a', '/x')).toEqual(verdict(false, 'a', disallow('/x', 3)))
     expect(compileRobotsTxt(body).check('b', '/x')).toEqual(verdict(false, 'b', disallow('/x', 3)))
   })
@@ -60,21 +58,12 @@ describe('RFC 9309 §2.1 groups', () => {
   // Blank lines and comment lines do not end a group, before or after its rules.
   it('keeps a group together across blank lines and comments', () => {
     const body = txt('User-agent: a', '', '# a comment', 'User-agent: b', 'Disallow: /x', '', '# another', 'Disallow: /y')
-    expect(parseRobotsTxt(body).groups).toEqual([
-      { userAgents: ['a', 'b'], rules: [disallow('/x', 5), disallow('/y', 8)], other: [], line: 1 },
-    ])
+    expect(parseRobotsTxt(body).groups).toEqual([{ userAgents: ['a', 'b'], rules: [disallow('/x', 5), disallow('/y', 8)], other: [], line: 1 }])
   })
 
   // Records other than allow and disallow (crawl-delay, sitemap, unknown keys) do not close the list of user-agent lines.
   it('does not split the user-agent lines at other records', () => {
-    const body = txt(
-      'User-agent: a',
-      'Crawl-delay: 5',
-      'Sitemap: https://example.com/sitemap.xml',
-      'Unknown-thing: x',
-      'User-agent: b',
-      'Disallow: /',
-    )
+    const body = txt('User-agent: a', 'Crawl-delay: 5', 'Sitemap: https://example.com/sitemap.xml', 'Unknown-thing: x', 'User-agent: b', 'Disallow: /')
     const parsed = parseRobotsTxt(body)
     expect(parsed.groups).toEqual([
       {
@@ -129,11 +118,7 @@ describe('RFC 9309 §2.1 groups', () => {
 describe('RFC 9309 §2.2 line syntax', () => {
   // Keys are case-insensitive.
   it('reads keys in any case', () => {
-    for (const body of [
-      txt('USER-AGENT: FooBot', 'ALLOW: /x/', 'DISALLOW: /'),
-      txt('user-agent: FooBot', 'allow: /x/', 'disallow: /'),
-      txt('uSeR-aGeNt: FooBot', 'AlLoW: /x/', 'dIsAlLoW: /'),
-    ]) {
+    for (const body of [txt('USER-AGENT: FooBot', 'ALLOW: /x/', 'DISALLOW: /'), txt('user-agent: FooBot', 'allow: /x/', 'disallow: /'), txt('uSeR-aGeNt: FooBot', 'AlLoW: /x/', 'dIsAlLoW: /')]) {
       const robots = compileRobotsTxt(body)
       expect(robots.check('FooBot', 'http://foo.bar/x/y')).toEqual(verdict(true, 'foobot', allow('/x/', 2)))
       expect(robots.check('FooBot', 'http://foo.bar/a/b')).toEqual(verdict(false, 'foobot', disallow('/', 3)))
@@ -192,9 +177,7 @@ describe('RFC 9309 §2.2.1 the user-agent line', () => {
 
   // All groups that name the same product token are combined into one.
   it('merges every group naming the same token, longest match across them', () => {
-    const robots = compileRobotsTxt(
-      txt('User-agent: googlebot', 'Disallow: /a', '', 'User-agent: bingbot', 'Disallow: /', '', 'User-agent: Googlebot', 'Allow: /a/b'),
-    )
+    const robots = compileRobotsTxt(txt('User-agent: googlebot', 'Disallow: /a', '', 'User-agent: bingbot', 'Disallow: /', '', 'User-agent: Googlebot', 'Allow: /a/b'))
     expect(robots.check('googlebot', '/a/b/c')).toEqual(verdict(true, 'googlebot', allow('/a/b', 8)))
     expect(robots.check('googlebot', '/a/x')).toEqual(verdict(false, 'googlebot', disallow('/a', 2)))
     expect(robots.check('googlebot', '/other')).toEqual(verdict(true, 'googlebot'))
@@ -220,24 +203,16 @@ describe('RFC 9309 §2.2.1 the user-agent line', () => {
     const global = compileRobotsTxt(txt('user-agent: *', 'allow: /', 'user-agent: FooBot', 'disallow: /'))
     expect(global.check('FooBot', 'http://foo.bar/x/y')).toEqual(verdict(false, 'foobot', disallow('/', 4)))
     expect(global.check('BarBot', 'http://foo.bar/x/y')).toEqual(verdict(true, '*', allow('/', 2)))
-    const specific = compileRobotsTxt(
-      txt('user-agent: FooBot', 'allow: /', 'user-agent: BarBot', 'disallow: /', 'user-agent: BazBot', 'disallow: /'),
-    )
+    const specific = compileRobotsTxt(txt('user-agent: FooBot', 'allow: /', 'user-agent: BarBot', 'disallow: /', 'user-agent: BazBot', 'disallow: /'))
     expect(specific.check('QuxBot', 'http://foo.bar/x/y')).toEqual(verdict(true, null))
   })
 
   // With several tokens, most specific first, the first token that names a group wins; otherwise `*`.
   it('picks the group of the first token that names one', () => {
-    const robots = compileRobotsTxt(
-      txt('User-agent: *', 'Disallow: /', '', 'User-agent: googlebot', 'Disallow: /private/', '', 'User-agent: googlebot-image', 'Disallow: /photos/'),
-    )
+    const robots = compileRobotsTxt(txt('User-agent: *', 'Disallow: /', '', 'User-agent: googlebot', 'Disallow: /private/', '', 'User-agent: googlebot-image', 'Disallow: /photos/'))
     expect(robots.check(['googlebot-image', 'googlebot'], '/private/x')).toEqual(verdict(true, 'googlebot-image'))
-    expect(robots.check(['googlebot-image', 'googlebot'], '/photos/x')).toEqual(
-      verdict(false, 'googlebot-image', disallow('/photos/', 8)),
-    )
-    expect(robots.check(['googlebot-news', 'googlebot'], '/private/x')).toEqual(
-      verdict(false, 'googlebot', disallow('/private/', 5)),
-    )
+    expect(robots.check(['googlebot-image', 'googlebot'], '/photos/x')).toEqual(verdict(false, 'googlebot-image', disallow('/photos/', 8)))
+    expect(robots.check(['googlebot-news', 'googlebot'], '/private/x')).toEqual(verdict(false, 'googlebot', disallow('/private/', 5)))
     expect(robots.check(['googlebot-news', 'googlebot'], '/photos/x')).toEqual(verdict(true, 'googlebot'))
     expect(robots.check(['foo', 'bar'], '/x')).toEqual(verdict(false, '*', disallow('/', 2)))
     expect(robots.check([], '/x')).toEqual(verdict(false, '*', disallow('/', 2)))
@@ -300,9 +275,7 @@ describe('RFC 9309 §2.2.2 the allow and disallow lines', () => {
   // robots_test.cc ID_LongestMatch: the longest match decides either way.
   it('decides by length in both directions', () => {
     const url = 'http://foo.bar/x/page.html'
-    expect(compileRobotsTxt(txt('user-agent: FooBot', 'disallow: /x/page.html', 'allow: /x/')).check('FooBot', url)).toEqual(
-      verdict(false, 'foobot', disallow('/x/page.html', 2)),
-    )
+    expect(compileRobotsTxt(txt('user-agent: FooBot', 'disallow: /x/page.html', 'allow: /x/')).check('FooBot', url)).toEqual(verdict(false, 'foobot', disallow('/x/page.html', 2)))
     const robots = compileRobotsTxt(txt('user-agent: FooBot', 'disallow: /x', 'allow: /x/'))
     expect(robots.check('FooBot', 'http://foo.bar/x')).toEqual(verdict(false, 'foobot', disallow('/x', 2)))
     expect(robots.check('FooBot', 'http://foo.bar/x/')).toEqual(verdict(true, 'foobot', allow('/x/', 3)))
@@ -380,12 +353,8 @@ describe('RFC 9309 §2.2.2 the allow and disallow lines', () => {
 
   // Paths compare case-sensitively.
   it('matches paths case-sensitively', () => {
-    expect(compileRobotsTxt(txt('user-agent: FooBot', 'disallow: /x/')).check('FooBot', 'http://foo.bar/x/y')).toEqual(
-      verdict(false, 'foobot', disallow('/x/', 2)),
-    )
-    expect(compileRobotsTxt(txt('user-agent: FooBot', 'disallow: /X/')).check('FooBot', 'http://foo.bar/x/y')).toEqual(
-      verdict(true, 'foobot'),
-    )
+    expect(compileRobotsTxt(txt('user-agent: FooBot', 'disallow: /x/')).check('FooBot', 'http://foo.bar/x/y')).toEqual(verdict(false, 'foobot', disallow('/x/', 2)))
+    expect(compileRobotsTxt(txt('user-agent: FooBot', 'disallow: /X/')).check('FooBot', 'http://foo.bar/x/y')).toEqual(verdict(true, 'foobot'))
   })
 
   // "The /robots.txt URI is implicitly allowed", even under `Disallow: /`.
@@ -408,9 +377,7 @@ describe('RFC 9309 §2.2.2 the allow and disallow lines', () => {
   // robots_test.cc ID_Encoding: a URL inside the query is matched as written.
   it('matches a query that holds another URL', () => {
     const robots = compileRobotsTxt(txt('User-agent: FooBot', 'Disallow: /', 'Allow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par'))
-    expect(robots.check('FooBot', 'http://foo.bar/foo/bar?qux=taz&baz=http://foo.bar?tar&par')).toEqual(
-      verdict(true, 'foobot', allow('/foo/bar?qux=taz&baz=http://foo.bar?tar&par', 3)),
-    )
+    expect(robots.check('FooBot', 'http://foo.bar/foo/bar?qux=taz&baz=http://foo.bar?tar&par')).toEqual(verdict(true, 'foobot', allow('/foo/bar?qux=taz&baz=http://foo.bar?tar&par', 3)))
   })
 
   // The fragment is not part of what is matched.
@@ -462,10 +429,7 @@ describe('RFC 9309 §2.2.2 the allow and disallow lines', () => {
 
 /** Rows of [pattern, path, matches] from a line of Google's documentation table. */
 function table(pattern: string, matches: string[], misses: string[]): Array<[string, string, boolean]> {
-  return [
-    ...matches.map((path): [string, string, boolean] => [pattern, path, true]),
-    ...misses.map((path): [string, string, boolean] => [pattern, path, false]),
-  ]
+  return [...matches.map((path): [string, string, boolean] => [pattern, path, true]), ...misses.map((path): [string, string, boolean] => [pattern, path, false])]
 }
 
 const FISH_MATCHES = ['/fish', '/fish.html', '/fish/salmon.html', '/fishheads', '/fishheads/yummy.html', '/fish.php?id=anything']
@@ -480,33 +444,22 @@ describe('RFC 9309 §2.2.3 special characters', () => {
     ...table('/fish', FISH_MATCHES, FISH_MISSES),
     ...table('/fish*', FISH_MATCHES, FISH_MISSES),
     ...table('/fish/', ['/fish/', '/fish/?id=anything', '/fish/salmon.htm'], ['/fish', '/fish.html', '/animals/fish/', '/Fish/Salmon.asp']),
-    ...table(
-      '/*.php',
-      ['/index.php', '/filename.php', '/folder/filename.php', '/folder/filename.php?parameters', '/folder/any.php.file.html', '/filename.php/'],
-      ['/', '/windows.PHP'],
-    ),
-    ...table(
-      '/*.php$',
-      ['/filename.php', '/folder/filename.php'],
-      ['/filename.php?parameters', '/filename.php/', '/filename.php5', '/windows.PHP'],
-    ),
+    ...table('/*.php', ['/index.php', '/filename.php', '/folder/filename.php', '/folder/filename.php?parameters', '/folder/any.php.file.html', '/filename.php/'], ['/', '/windows.PHP']),
+    ...table('/*.php$', ['/filename.php', '/folder/filename.php'], ['/filename.php?parameters', '/filename.php/', '/filename.php5', '/windows.PHP']),
     ...table('/fish*.php', ['/fish.php', '/fishheads/catfish.php?parameters'], ['/Fish.PHP']),
   ])('Disallow: %s on %s matches: %s', (pattern, path, matches) => {
     const robots = compileRobotsTxt(txt('User-agent: *', `Disallow: ${pattern}`))
-    expect(robots.check('foobot', `https://example.com${path}`)).toEqual(
-      matches ? verdict(false, '*', disallow(pattern, 2)) : verdict(true, '*'),
-    )
+    expect(robots.check('foobot', `https://example.com${path}`)).toEqual(matches ? verdict(false, '*', disallow(pattern, 2)) : verdict(true, '*'))
   })
 
   // `$` ends the pattern only as its last character; elsewhere it is an ordinary octet.
-  it.each([
-    ...table('/a$b', ['/a$b', '/a$b/c'], ['/ab', '/a', '/a/b']),
-    ...table('/a$b$', ['/a$b'], ['/a$bc', '/ab']),
-    ...table('/*$x', ['/q$x', '/$x/y'], ['/x', '/q']),
-  ])('Disallow: %s on %s matches: %s', (pattern, path, matches) => {
-    const robots = compileRobotsTxt(txt('User-agent: *', `Disallow: ${pattern}`))
-    expect(robots.check('foobot', path)).toEqual(matches ? verdict(false, '*', disallow(pattern, 2)) : verdict(true, '*'))
-  })
+  it.each([...table('/a$b', ['/a$b', '/a$b/c'], ['/ab', '/a', '/a/b']), ...table('/a$b$', ['/a$b'], ['/a$bc', '/ab']), ...table('/*$x', ['/q$x', '/$x/y'], ['/x', '/q'])])(
+    'Disallow: %s on %s matches: %s',
+    (pattern, path, matches) => {
+      const robots = compileRobotsTxt(txt('User-agent: *', `Disallow: ${pattern}`))
+      expect(robots.check('foobot', path)).toEqual(matches ? verdict(false, '*', disallow(pattern, 2)) : verdict(true, '*'))
+    },
+  )
 
   // robots_test.cc ID_SpecialCharacters: `*` matches any run of octets, including none.
   it('matches * against any run of octets', () => {

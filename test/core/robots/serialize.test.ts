@@ -90,7 +90,16 @@ describe('serializeRobotsTxt: canonical output', () => {
   // Patterns are written as given; percent-encoding is left to the matcher.
   it('writes patterns as given', () => {
     const m: RobotsTxtModel = {
-      groups: [{ userAgents: ['*'], other: [], rules: [{ type: 'disallow', pattern: '/ツ/*.php$' }, { type: 'allow', pattern: '/%e3%83%84' }] }],
+      groups: [
+        {
+          userAgents: ['*'],
+          other: [],
+          rules: [
+            { type: 'disallow', pattern: '/ツ/*.php$' },
+            { type: 'allow', pattern: '/%e3%83%84' },
+          ],
+        },
+      ],
       sitemaps: [],
       other: [],
     }
@@ -106,9 +115,23 @@ describe('serializeRobotsTxt: round trip', () => {
       'several groups, wildcards, an empty disallow, non-ASCII',
       {
         groups: [
-          { userAgents: ['googlebot', 'googlebot-image'], other: [], rules: [{ type: 'allow', pattern: '/*.css$' }, { type: 'disallow', pattern: '/private/' }] },
+          {
+            userAgents: ['googlebot', 'googlebot-image'],
+            other: [],
+            rules: [
+              { type: 'allow', pattern: '/*.css$' },
+              { type: 'disallow', pattern: '/private/' },
+            ],
+          },
           { userAgents: ['Bingbot'], other: [{ key: 'Crawl-delay', value: '10' }], rules: [{ type: 'disallow', pattern: '' }] },
-          { userAgents: ['*'], other: [], rules: [{ type: 'disallow', pattern: '/café/ツ' }, { type: 'allow', pattern: '*' }] },
+          {
+            userAgents: ['*'],
+            other: [],
+            rules: [
+              { type: 'disallow', pattern: '/café/ツ' },
+              { type: 'allow', pattern: '*' },
+            ],
+          },
         ],
         sitemaps: [],
         other: [],
@@ -119,7 +142,10 @@ describe('serializeRobotsTxt: round trip', () => {
       {
         groups: [],
         sitemaps: ['https://example.com/a.xml', 'https://example.com/b.xml'],
-        other: [{ key: 'Host', value: 'example.com' }, { key: 'Clean-param', value: 'ref /articles/' }],
+        other: [
+          { key: 'Host', value: 'example.com' },
+          { key: 'Clean-param', value: 'ref /articles/' },
+        ],
         header: 'only a header',
       },
     ],
@@ -214,19 +240,31 @@ describe('serializeRobotsTxt: no injected records', () => {
   })
 
   // A header, comment or value with a reader's line break cannot add a line either.
-  it('splits comments and cuts values at every reader\'s line breaks', () => {
+  it("splits comments and cuts values at every reader's line breaks", () => {
     const m: RobotsTxtModel = {
       header: 'hi\u2028User-agent: *\u2029Disallow: /\u0085x',
       other: [{ key: 'Host', value: 'example.com\u2028Disallow: /' }],
       groups: [{ ...group(['googlebot\u001eDisallow: /'], [{ type: 'allow', pattern: '/' }], [{ key: 'Crawl-delay', value: '5\u000bx' }]), comment: 'note\u202e\u2028Disallow: /' }],
       sitemaps: ['https://example.com/s.xml\u2029Disallow: /'],
     }
-    expect(serializeRobotsTxt(m)).toBe(txt(
-      '# hi', '# User-agent: *', '# Disallow: /', '# x', '',
-      'Host: example.com', '',
-      '# note', '# Disallow: /', 'User-agent: googlebot', 'Crawl-delay: 5', 'Allow: /', '',
-      'Sitemap: https://example.com/s.xml',
-    ))
+    expect(serializeRobotsTxt(m)).toBe(
+      txt(
+        '# hi',
+        '# User-agent: *',
+        '# Disallow: /',
+        '# x',
+        '',
+        'Host: example.com',
+        '',
+        '# note',
+        '# Disallow: /',
+        'User-agent: googlebot',
+        'Crawl-delay: 5',
+        'Allow: /',
+        '',
+        'Sitemap: https://example.com/s.xml',
+      ),
+    )
   })
 
   // `#` written as `%23` still blocks the URL that has it encoded.
@@ -237,16 +275,13 @@ describe('serializeRobotsTxt: no injected records', () => {
   })
 
   // A line break in a user-agent value never adds a rule or a group.
-  it.each(['googlebot\nDisallow: /', '\nDisallow: /', '*\r\nDisallow: /', 'googlebot#\nDisallow: /', 'googlebot\0\nDisallow: /'])(
-    'cuts the user-agent value %j',
-    (agent) => {
-      const text = serializeRobotsTxt({ groups: [group([agent], [{ type: 'allow', pattern: '/public' }])], sitemaps: [], other: [] })
-      const parsed = parseRobotsTxt(text)
-      expect(parsed.groups).toHaveLength(1)
-      expect(parsed.groups[0]?.rules).toEqual([{ type: 'allow', pattern: '/public', line: 2 }])
-      expect(text.split('\n')).toHaveLength(3)
-    },
-  )
+  it.each(['googlebot\nDisallow: /', '\nDisallow: /', '*\r\nDisallow: /', 'googlebot#\nDisallow: /', 'googlebot\0\nDisallow: /'])('cuts the user-agent value %j', (agent) => {
+    const text = serializeRobotsTxt({ groups: [group([agent], [{ type: 'allow', pattern: '/public' }])], sitemaps: [], other: [] })
+    const parsed = parseRobotsTxt(text)
+    expect(parsed.groups).toHaveLength(1)
+    expect(parsed.groups[0]?.rules).toEqual([{ type: 'allow', pattern: '/public', line: 2 }])
+    expect(text.split('\n')).toHaveLength(3)
+  })
 
   // Keys and values of other records, sitemaps and the header cannot add a
   // record either: values are cut, and a key that is not a token is not written.
@@ -272,9 +307,7 @@ describe('serializeRobotsTxt: no injected records', () => {
 // Arbitraries for the properties: models the config layer can produce.
 const TOKEN = fc.oneof(fc.constant('*'), fc.stringMatching(/^[A-Za-z_-]{1,20}$/))
 const PATTERN_CHARS = [...'abcxyzABCXYZ0129/._-~*$?=&%:;,+!@()[]', 'é', 'ツ', '😀']
-const PATTERN = fc
-  .tuple(fc.constantFrom('/', '*'), fc.string({ unit: fc.constantFrom(...PATTERN_CHARS), maxLength: 30 }))
-  .map(([head, rest]) => head + rest)
+const PATTERN = fc.tuple(fc.constantFrom('/', '*'), fc.string({ unit: fc.constantFrom(...PATTERN_CHARS), maxLength: 30 })).map(([head, rest]) => head + rest)
 const RULE = fc.record({ type: fc.constantFrom('allow' as const, 'disallow' as const), pattern: PATTERN })
 const VALUE = fc.array(fc.stringMatching(/^[A-Za-z0-9._/=,:-]{1,10}$/), { maxLength: 3 }).map((words) => words.join(' '))
 const GROUP_RECORD = fc.record({ key: fc.constantFrom('Crawl-delay', 'Content-signal', 'Clean-param'), value: VALUE })
@@ -336,7 +369,10 @@ describe('serializeRobotsTxt: properties', () => {
       fc.constantFrom('Disallow:', 'Allow: /dir/index.html', 'Crawl-delay: 5', 'Host: example.com', 'Sitemap: https://example.com/s.xml', '# comment', '', 'junk line here'),
     )
     const body = fc.array(line, { maxLength: 20 }).map((lines) => lines.join('\n'))
-    const url = fc.oneof(PATTERN.map((p) => p.replace(/\*/g, 'x').replace(/\$$/, '')), fc.webUrl())
+    const url = fc.oneof(
+      PATTERN.map((p) => p.replace(/\*/g, 'x').replace(/\$$/, '')),
+      fc.webUrl(),
+    )
     const tokens = fc.oneof(TOKEN, fc.array(TOKEN, { maxLength: 3 }))
     fc.assert(
       fc.property(body, tokens, url, (text, tok, u) => {

@@ -1,7 +1,21 @@
 /** Every table of the ledger (migrations/), emptied between tests. */
 export const LEDGER_TABLES = [
-  'events', 'agents', 'counts_hourly', 'counts_daily', 'timeline_hourly', 'paths_daily', 'rules_daily', 'agent_groups',
-  'robots_fetches', 'robots_versions', 'robots_hosts', 'ledger_state', 'ledger_losses', 'ledger_hosts', 'shapes_daily', 'ledger_held',
+  'events',
+  'agents',
+  'counts_hourly',
+  'counts_daily',
+  'timeline_hourly',
+  'paths_daily',
+  'rules_daily',
+  'agent_groups',
+  'robots_fetches',
+  'robots_versions',
+  'robots_hosts',
+  'ledger_state',
+  'ledger_losses',
+  'ledger_hosts',
+  'shapes_daily',
+  'ledger_held',
 ] as const
 
 export async function clearLedger(db: D1Database): Promise<void> {

@@ -13,14 +13,28 @@ export default {
     if (new URL(request.url).pathname === '/stats') return Response.json({ ...recorder.stats, buffered: recorder.stats.buffered })
     const i = n++
     const event: JudgedRequest = {
-      type: 'request', time: Date.now(), host: 'example.com', method: 'GET', path: `/p/${i}`, userAgent: 'TestBot/1.0',
-      agent: { id: 'testbot', tokens: ['testbot'], kind: 'bot', obeysRobotsTxt: true }, verification: 'unverified',
-      group: '*', allowed: false, rule: null, mode: 'log', action: 'pass', status: 0, robotsVersion: 'v1',
+      type: 'request',
+      time: Date.now(),
+      host: 'example.com',
+      method: 'GET',
+      path: `/p/${i}`,
+      userAgent: 'TestBot/1.0',
+      agent: { id: 'testbot', tokens: ['testbot'], kind: 'bot', obeysRobotsTxt: true },
+      verification: 'unverified',
+      group: '*',
+      allowed: false,
+      rule: null,
+      mode: 'log',
+      action: 'pass',
+      status: 0,
+      robotsVersion: 'v1',
     }
-    ctx.waitUntil((async () => {
-      recorder.record(event)
-      await recorder.flush()
-    })())
+    ctx.waitUntil(
+      (async () => {
+        recorder.record(event)
+        await recorder.flush()
+      })(),
+    )
     return new Response('ok')
   },
 }

@@ -32,13 +32,7 @@ export type DefinedAgent<N extends Names, F extends AgentFacts> = AgentEntry & {
  * // { id: 'gptbot', tokens: ['gptbot'], uaNames: ['GPTBot'], operator: 'OpenAI',
  * //   category: 'AI Crawler', purpose: 'training', obeysRobotsTxt: true }
  */
-export function agent<const N extends Names, const F extends AgentFacts = {}>(
-  names: N,
-  operator: string,
-  category: AgentCategory,
-  purpose: AgentPurpose,
-  facts?: F,
-): DefinedAgent<N, F> {
+export function agent<const N extends Names, const F extends AgentFacts = {}>(names: N, operator: string, category: AgentCategory, purpose: AgentPurpose, facts?: F): DefinedAgent<N, F> {
   const uaNames: readonly string[] = typeof names === 'string' ? [names] : names
   const key = uaNames[0]!.toLowerCase()
   const entry: AgentEntry = {

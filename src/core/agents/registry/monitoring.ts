@@ -5,7 +5,12 @@ import { agent } from './define.ts'
 export const monitors = [
   agent('UptimeRobot', 'UptimeRobot', 'Monitoring & Analytics', 'service', { verification: { ipRanges: [{ url: 'https://uptimerobot.com/inc/files/ips/IPv4andIPv6.txt', format: 'ip-lines' }] } }),
   // Pingdom glues its version onto the name: `Pingdom.com_bot_version_1.4_(http://www.pingdom.com/)`.
-  agent(['PingdomPageSpeed', 'PingdomTMS'], 'Pingdom (SolarWinds)', 'Monitoring & Analytics', 'service', { id: 'pingdom', tokens: ['pingdom.com_bot'], uaNamePrefixes: ['Pingdom.com'], verification: { ipRanges: [{ url: 'https://my.pingdom.com/probes/ipv4', format: 'ip-lines' }] } }),
+  agent(['PingdomPageSpeed', 'PingdomTMS'], 'Pingdom (SolarWinds)', 'Monitoring & Analytics', 'service', {
+    id: 'pingdom',
+    tokens: ['pingdom.com_bot'],
+    uaNamePrefixes: ['Pingdom.com'],
+    verification: { ipRanges: [{ url: 'https://my.pingdom.com/probes/ipv4', format: 'ip-lines' }] },
+  }),
   agent('StatusCake', 'StatusCake', 'Monitoring & Analytics', 'service', { uaNamePrefixes: ['StatusCake'] }),
   agent('Site24x7', 'Site24x7 (Zoho)', 'Monitoring & Analytics', 'service'),
   // API tests send `Datadog/Synthetics`; browser tests append `DatadogSynthetics` to Chrome's string.

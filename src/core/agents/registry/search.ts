@@ -26,7 +26,10 @@ export const searchEngines = [
   agent('DuckAssistBot', 'DuckDuckGo', 'AI Assistant', 'user-fetch'),
 
   // Apple: "If robots instructions don't mention Applebot but do mention Googlebot, the Apple robot will follow Googlebot instructions."
-  agent('Applebot', 'Apple', 'Search Engine Crawler', 'search', { tokens: ['applebot', 'googlebot'], verification: { ipRanges: [{ url: 'https://search.developer.apple.com/applebot.json', format: 'google-json' }], reverseDns: ['.applebot.apple.com'] } }),
+  agent('Applebot', 'Apple', 'Search Engine Crawler', 'search', {
+    tokens: ['applebot', 'googlebot'],
+    verification: { ipRanges: [{ url: 'https://search.developer.apple.com/applebot.json', format: 'google-json' }], reverseDns: ['.applebot.apple.com'] },
+  }),
   // Control-only: decides whether what Applebot fetched may train Apple's models.
   agent('applebot-extended', 'Apple', 'AI Crawler', 'training', { hasOwnUserAgent: false }),
 

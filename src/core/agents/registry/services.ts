@@ -10,7 +10,7 @@ export const serviceAgents = [
   // Synthetic monitors and health checks.
   agent('RuxitSynthetic', 'Dynatrace', 'Monitoring & Analytics', 'service'),
   agent('NewRelicSynthetics', 'New Relic', 'Monitoring & Analytics', 'service'),
-  agent('kube-probe', 'Kubernetes (the site\'s own cluster)', 'Monitoring & Analytics', 'service'),
+  agent('kube-probe', "Kubernetes (the site's own cluster)", 'Monitoring & Analytics', 'service'),
   agent('ELB-HealthChecker', 'Amazon (AWS)', 'Monitoring & Analytics', 'service'),
   agent('Amazon-Route53-Health-Check-Service', 'Amazon (AWS)', 'Monitoring & Analytics', 'service'),
   agent('CloudflareObservatory', 'Cloudflare', 'Monitoring & Analytics', 'service'),
