@@ -10,10 +10,10 @@
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AgentIdentity } from '../core/agents/index.ts'
-import { ConfigError, createPolicies, type ConfigInput, type Policies, type Policy } from '../core/config/index.ts'
+import { ConfigError, createPolicies, type ConfigInput, type Policies } from '../core/config/index.ts'
 import { d1Of, kvOf, type RobotsEdgeEnv } from './env.ts'
-import type { JudgedRequest, Verification } from '../core/events.ts'
-import { botGuard, recordRobotsFetch, type BotGuardEnv } from './middleware/bot-guard.ts'
+import type { Verification } from '../core/events.ts'
+import { botGuard, recordRobotsFetch, type BotGuardEnv, type RecordFn } from './middleware/bot-guard.ts'
 import { responseSignals } from './middleware/response-signals.ts'
 import { robotsTxt } from './middleware/robots-txt.ts'
 import { REPORT_BASE } from '../core/report-base.ts'
@@ -23,11 +23,10 @@ import { createWiring } from './wiring.ts'
 /** The Hono environment of every robots-edge app: its bindings, and the verdict for later handlers. */
 export type AppEnv = { Bindings: RobotsEdgeEnv } & BotGuardEnv
 
-/** Receives each judged request and each fetch of /robots.txt by an identified agent. */
-export type RecordFn = (event: JudgedRequest, c: Context<AppEnv>, policy: Policy) => Promise<void> | void
+export type { RecordFn }
 /** Confirms a claimed identity: `verified`, `unverified`, `spoofed` or `unknown`. */
 export type VerifyFn = (c: Context<AppEnv>, identity: AgentIdentity) => Verification | Promise<Verification>
-/** The cron's work: refresh the operators' IP ranges in KV, prune the ledger in D1. */
+/** The cron's handler: the isolate's own backlog, then the ledger's upkeep (`Upkeep`). */
 export type ScheduledFn = (controller: ScheduledController, env: unknown, ctx: ExecutionContext) => void
 /**
  * The ledger's upkeep for the cron (IP lists, roll-ups, pruning, counts left

@@ -4,7 +4,7 @@ import { cfOf, verifyClaim } from '../verify/verify.ts'
 import { claimBySignature, verifySignedRequest } from '../verify/web-bot-auth.ts'
 import type { Policy } from '../core/config/index.ts'
 import { d1Of, kvOf, type RobotsEdgeEnv } from './env.ts'
-import type { JudgedRequest, SignatureEvidence, Verification } from '../core/events.ts'
+import type { SignatureEvidence, Verification } from '../core/events.ts'
 import type { VerificationCoverage } from '../verify/coverage.ts'
 import { createCoverageReader } from '../verify/store/coverage.ts'
 import { createHostGate } from '../ledger/hosts.ts'
@@ -14,6 +14,7 @@ import type { Deployment } from '../ledger/ledger.ts'
 import { kvHeldStore } from '../ledger/journal.ts'
 import { kvLossStash } from '../ledger/losses.ts'
 import { createRecorder, type Recorder } from '../ledger/recorder.ts'
+import type { RecordFn } from './middleware/bot-guard.ts'
 
 /**
  * The Worker's storage and verification, per isolate: one recorder that
@@ -23,7 +24,7 @@ import { createRecorder, type Recorder } from '../ledger/recorder.ts'
  */
 export interface Wiring {
   /** Records `event`; resolves once it is durable, which during a D1 outage means counted in KV (the writing goes on in waitUntil). */
-  record(event: JudgedRequest, c: Context, policy: Policy): Promise<void>
+  record: RecordFn
   /** Whether the response should wait for `record`: only while D1 refuses writes. */
   holding(): boolean
   verify(c: Context, identity: AgentIdentity): Promise<Verification>

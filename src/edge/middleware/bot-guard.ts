@@ -26,6 +26,13 @@ export type BotGuardEnv = {
   }
 }
 
+/**
+ * Receives each judged request and each fetch of /robots.txt by an
+ * identified agent, with the policy that judged it: the one record hook of
+ * the guard, robots.txt, the edge's options and the Worker's ledger.
+ */
+export type RecordFn = (event: JudgedRequest, c: Context, policy: Policy) => Promise<void> | void
+
 export interface BotGuardOptions {
   /** The per-isolate policy store (`createPolicies(config)`), shared with `robotsTxt()`. */
   policies: Policies
@@ -37,7 +44,7 @@ export interface BotGuardOptions {
    */
   verify?: (c: Context, identity: AgentIdentity) => Verification | Promise<Verification>
   /** Receives each judged request, through `ctx.waitUntil`; its failure never reaches the visitor. Default: none. */
-  record?: (event: JudgedRequest, c: Context, policy: Policy) => Promise<void> | void
+  record?: RecordFn
   /** Salt for the client-IP hash in recorded events. Default: none (no hash stored). */
   ipSalt?: (c: Context) => string | undefined
   /**
