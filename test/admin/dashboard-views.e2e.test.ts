@@ -185,6 +185,10 @@ describe('the robots.txt history', () => {
     expect(await text.allTextContents()).toEqual(['1User-agent: *', '2Disallow: /new/', '3# contact: web\\u{202E}master\\u{200B}'])
     expect(await page.locator('body').textContent()).not.toMatch(/[\u202e\u200b]/)
     await page.screenshot({ path: '/tmp/dashboard-history.png', fullPage: true })
+    // The first version, no longer served: its title says nothing in place of the "served now" badge.
+    await versions.nth(1).click()
+    await expect.poll(() => page.locator('#version-title').textContent()).toContain(`Version 1111aaaa of ${HISTORY_HOST}`)
+    expect(await page.locator('#version-title').textContent()).not.toMatch(/null|undefined|served now/)
     expect(problems).toEqual([])
     await page.context().close()
   })

@@ -210,7 +210,8 @@ export function historyView(anchor, { api, host: hostFilter, getJson }) {
       title.replaceChildren(
         el('span', {}, `Version ${v.hash.slice(0, 8)} of ${found.host} · first served ${formatSecond(v.firstServed)} UTC · deployment `),
         deployment(v),
-        v.current ? el('span', { className: 'badge good' }, 'served now') : null,
+        // replaceChildren writes a null as the text "null": a version no longer served gets no badge at all.
+        ...(v.current ? [el('span', { className: 'badge good' }, 'served now')] : []),
       )
       const text = textView(found.text, line)
       body.append(
