@@ -133,7 +133,8 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
   const backlog = new Backlog(Math.max(batchSize, opts.maxBuffered ?? BACKLOG_LIMITS.events), Math.max(64 * 1024, opts.maxBufferedBytes ?? BACKLOG_LIMITS.bytes))
   const maxDrainMs = opts.maxDrainMs ?? 15_000
   const [firstRetry, longestRetry] = opts.retryMs ?? [250, 4000]
-  const log = opts.log ?? ((message: string, error?: unknown) => console.error(message, error))
+  // Without an error, the message alone: console.error(message, undefined) would end it with "undefined".
+  const log = opts.log ?? ((message: string, error?: unknown) => (error === undefined ? console.error(message) : console.error(message, error)))
   const now = opts.now ?? Date.now
   // Random values are refused in a Worker's global scope, where a recorder may be created: drawn on first use.
   let isolate: string | undefined
@@ -157,19 +158,30 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
   const complaints = new Set<string>()
   /** A failure no retry mends is logged once per isolate, whatever the number of requests. */
   const once = (what: string, error: unknown) => {
-    if (complaints.has(what)) return
+    if (unmigrated(error) || complaints.has(what)) return
     complaints.add(what)
     log(`robots-edge ledger: ${what} (logged once)`, error)
+  }
+  /** A missing table means the migrations were never applied: one line saying how, with no stack, per isolate. */
+  function unmigrated(error: unknown): boolean {
+    const table = /no such table: (\w+)/.exec(String((error as Error)?.message ?? error))?.[1]
+    if (table === undefined) return false
+    if (complaints.has('')) return true
+    complaints.add('')
+    log(
+      `robots-edge ledger: no table ${table} in D1: create the tables with \`npx wrangler d1 migrations apply DB --local\` (wrangler dev) or --remote (deployed); until then events are counted as not stored`,
+    )
+    return true
   }
 
   const open = (): Episode => (episode ??= new Episode(`${(isolate ??= crypto.randomUUID().slice(0, 8))}-${++episodes}`, now()))
 
   /** `journaled`: the journal counted them already; otherwise it counts those it journaled, and the episode the rest. */
-  function drop(events: readonly JudgedRequest[], why: string, journaled = false): void {
+  function drop(events: readonly JudgedRequest[], why: string, journaled = false, quiet = false): void {
     if (events.length === 0) return
     stats.dropped += events.length
     const e = open()
-    if (!e.dropping) log(`robots-edge ledger: dropping events (${why}); each one is counted and reported as not stored`)
+    if (!e.dropping && !quiet) log(`robots-edge ledger: dropping events (${why}); each one is counted and reported as not stored`)
     e.dropping = true
     if (!journaled) e.drop((journal?.settle(events) ?? events).map((event) => event.time))
   }
@@ -230,7 +242,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
       } catch (error) {
         const failure = classify(error)
         if (failure === 'retry') throw new RetryLater([part, ...parts].flat(), error)
-        if (failure === 'schema' || part.length === 1) drop(part, `D1 refused them: ${(error as Error)?.message ?? String(error)}`)
+        if (failure === 'schema' || part.length === 1) drop(part, `D1 refused them: ${(error as Error)?.message ?? String(error)}`, false, unmigrated(error))
         else parts.unshift(part.slice(0, part.length >> 1), part.slice(part.length >> 1))
       }
     }

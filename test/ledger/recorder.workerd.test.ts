@@ -201,6 +201,27 @@ describe('createRecorder while D1 is down', () => {
     expect(recorder.stats).toMatchObject({ written: 0, dropped: 3, buffered: 0, failures: 0 })
   })
 
+  it('says once, in one line without a stack, how to create missing tables, however many writes fail', async () => {
+    const { db: switchable, state } = switchableDb()
+    const log = vi.fn()
+    const recorder = createRecorder(() => switchable, { ...FAST, log, hosts: createHostGate(3) })
+    state.down = true
+    state.error = 'D1_ERROR: no such table: ledger_hosts: SQLITE_ERROR'
+    for (let round = 0; round < 3; round++) {
+      recorder.recordVersion({ host: 'example.com', hash: `h${round}`, text: 'User-agent: *', time: T0 })
+      recorder.record(judged({ path: `/p/${round}` }))
+      await recorder.flush()
+    }
+    expect(recorder.stats).toMatchObject({ written: 0, dropped: 3, buffered: 0 })
+    expect(log).toHaveBeenCalledTimes(1)
+    expect(log.mock.calls[0]).toHaveLength(1)
+    const line = String(log.mock.calls[0]![0])
+    expect(line).not.toContain('\n')
+    expect(line).toContain('no table ledger_hosts')
+    expect(line).toContain('npx wrangler d1 migrations apply DB --local')
+    expect(line).toContain('--remote')
+  })
+
   it('survives getDb throwing (a missing binding), counting what it drops', async () => {
     const log = vi.fn()
     const recorder = createRecorder(
