@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts'
 import { UsageError } from './errors.ts'
 import { diff, history } from './history.ts'
 import { impact } from './impact.ts'
+import { init } from './init.ts'
 import type { Io } from './io.ts'
 import { lint } from './lint.ts'
 import { print } from './print.ts'
@@ -11,7 +12,7 @@ import { report } from './report.ts'
 import { validate } from './validate.ts'
 
 /** Options every command may be given; each command lists those it reads. */
-export type OptionName = 'host' | 'env' | 'config' | 'json' | 'since' | 'until' | 'agent' | 'category' | 'url' | 'remote' | 'fix' | 'fail-on' | 'snapshot' | 'snapshot-file'
+export type OptionName = 'host' | 'env' | 'config' | 'json' | 'since' | 'until' | 'agent' | 'category' | 'url' | 'remote' | 'fix' | 'fail-on' | 'snapshot' | 'snapshot-file' | 'yes' | 'dir'
 
 export interface ParsedArgs {
   /** Arguments after the command name. */
@@ -32,6 +33,8 @@ export interface ParsedArgs {
     readonly snapshot?: boolean | undefined
     readonly snapshotFile?: string | undefined
     readonly failOn?: string | undefined
+    readonly yes?: boolean | undefined
+    readonly dir?: string | undefined
   }
 }
 
@@ -58,6 +61,13 @@ function sourceUrl(values: ParsedArgs['values']): string | undefined {
  * errors and failures are handled for it by main.ts.
  */
 export const commands: Readonly<Record<string, Command>> = {
+  init: {
+    usage: '[--yes] [--dir D]',
+    summary: 'make an existing Workers project ready: bindings, robots.config.ts, .dev.vars secrets, local migrations; prints each change',
+    positionals: [0, 0],
+    options: ['yes', 'dir'],
+    run: ({ values }, io) => init({ yes: values.yes, dir: values.dir }, io),
+  },
   print: {
     usage: '[--host H] [--env E]',
     summary: 'the robots.txt a host is served (default host localhost, env production)',

@@ -22,6 +22,8 @@ const OPTIONS = {
   fix: { type: 'boolean' },
   snapshot: { type: 'boolean' },
   'snapshot-file': { type: 'string' },
+  yes: { type: 'boolean' },
+  dir: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
 
@@ -40,6 +42,8 @@ const OPTION_HELP: Record<OptionName | 'help', [string, string]> = {
   fix: ['--fix', 'rewrite the file in the order every reader agrees on (same RFC 9309 meaning)'],
   snapshot: ['--snapshot', "load the dated snapshot, without trying the operators' URLs (for machines without internet)"],
   'snapshot-file': ['--snapshot-file <file>', 'the snapshot to use (default: the one the package ships, if any; write one with npm run ranges:snapshot)'],
+  yes: ['--yes', 'make the changes without asking (the default without a terminal)'],
+  dir: ['--dir <dir>', "the project's folder (default: the working directory)"],
   help: ['-h, --help', 'show this help'],
 }
 
@@ -117,16 +121,16 @@ export async function run(argv: readonly string[], io: Io, commands: Readonly<Re
   if (rest.length < min) return usageError(`${name} needs ${command.usage.split(' [')[0]}.`, commandUsage(name, command), io)
   if (rest.length > max)
     return usageError(`${name} takes ${max === 0 ? 'no arguments' : `at most ${max} argument${max === 1 ? '' : 's'}`}; got "${rest.slice(max).join(' ')}".`, commandUsage(name, command), io)
-  for (const option of ['host', 'env', 'config', 'since', 'until', 'agent', 'category', 'url', 'remote', 'fail-on', 'snapshot-file'] as const) {
+  for (const option of ['host', 'env', 'config', 'since', 'until', 'agent', 'category', 'url', 'remote', 'fail-on', 'snapshot-file', 'dir'] as const) {
     if (values[option] !== undefined && !command.options.includes(option)) return usageError(`${name} takes no --${option}.`, commandUsage(name, command), io)
   }
-  for (const flag of ['fix', 'snapshot'] as const) {
+  for (const flag of ['fix', 'snapshot', 'yes'] as const) {
     if (values[flag] && !command.options.includes(flag)) return usageError(`${name} takes no --${flag}.`, commandUsage(name, command), io)
   }
 
   try {
-    const { host, env, config, json, since, until, agent, category, url, remote, fix, snapshot, 'snapshot-file': snapshotFile, 'fail-on': failOn } = values
-    return await command.run({ positionals: rest, values: { host, env, config, json, since, until, agent, category, url, remote, fix, snapshot, snapshotFile, failOn } }, io)
+    const { host, env, config, json, since, until, agent, category, url, remote, fix, snapshot, 'snapshot-file': snapshotFile, 'fail-on': failOn, yes, dir } = values
+    return await command.run({ positionals: rest, values: { host, env, config, json, since, until, agent, category, url, remote, fix, snapshot, snapshotFile, failOn, yes, dir } }, io)
   } catch (error) {
     if (error instanceof UsageError) return usageError(error.message, commandUsage(name, command), io)
     return reportFailure(error, io, values.json)
