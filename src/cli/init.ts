@@ -178,11 +178,11 @@ export function init(options: InitOptions, io: Io): number {
 
   if (changes.length === 0 && copies.length === 0) io.out('robots-edge init: nothing to change, the project is set up.')
   const confirmed = options.yes === true || !io.isTTY
-  if (!confirmed && (changes.length > 0 || copies.length > 0)) {
-    io.out(`robots-edge init would make these changes in ${dir}:`)
+  if (!confirmed) {
+    if (changes.length > 0 || copies.length > 0) io.out(`robots-edge init would make these changes in ${dir}:`)
     for (const c of changes) for (const line of unifiedDiff(c.path, c.before, c.after)) io.out(line)
     for (const c of copies) io.out(`${c.replaces ? 'replace' : 'copy'} ${relative(dir, c.to)}`)
-    io.out('Run `npx robots-edge init --yes` to make them.')
+    io.out(`Run \`npx robots-edge init --yes\` to make them and apply the local migrations (${MIGRATE_LOCAL}).`)
     return 0
   }
 
