@@ -1,0 +1,53 @@
+// `npx robots-edge init --yes` from the tarball, in a bare Hono app (its
+// wrangler.toml has only name, main and compatibility_date): the config,
+// the starter robots.config.ts and the secrets are written, the migrations
+// applied, a second run changes nothing, and the README's code for the app
+// type-checks with a standard tsconfig and bundles.
+import { readFile, mkdtemp, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bundle, cli, createApp, pack, tsc } from '../support/consumer.ts'
+
+let dir: string
+let app: string
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'robots-edge-init-pack-'))
+  const tarball = await pack(dir)
+  // A new Hono app has hono and wrangler; init uses the app's wrangler.
+  app = await createApp('bare-hono-app', dir, tarball.file, ['hono@4.13.19', 'wrangler@4.86.0'])
+}, 600_000)
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true })
+}, 60_000)
+
+describe('npx robots-edge init --yes in a bare Hono app', () => {
+  it('sets the app up, says what it changed, and changes nothing the second time', async () => {
+    const first = await cli(app, ['init', '--yes'])
+    expect(first.code, first.stderr).toBe(0)
+    expect(first.stdout).toContain('edited wrangler.toml:')
+    expect(first.stdout).toContain('created robots.config.ts:')
+    expect(first.stdout).toContain('created .dev.vars:')
+    expect(first.stdout).toContain('applied the local migrations')
+    expect(await readFile(join(app, '.dev.vars'), 'utf8')).toMatch(/^ROBOTS_ADMIN_TOKEN=[\w-]{43}$/m)
+    expect(existsSync(join(app, '.wrangler', 'state', 'v3', 'd1'))).toBe(true)
+    const toml = await readFile(join(app, 'wrangler.toml'), 'utf8')
+
+    const second = await cli(app, ['init', '--yes'])
+    expect(second.code, second.stderr).toBe(0)
+    expect(second.stdout).toContain('nothing to change')
+    expect(await readFile(join(app, 'wrangler.toml'), 'utf8')).toBe(toml)
+
+    const linted = await cli(app, ['lint'])
+    expect(linted.code, linted.stdout).toBe(0)
+  }, 240_000)
+
+  it("type-checks the README's Hono code with a standard tsconfig, and bundles it", async () => {
+    const checked = await tsc(app)
+    expect(checked.code, checked.output).toBe(0)
+    const { gzipBytes } = await bundle(app)
+    expect(gzipBytes).toBeGreaterThan(1000)
+  }, 240_000)
+})
