@@ -2,13 +2,14 @@
 // wrangler.toml has only name, main and compatibility_date): the config,
 // the starter robots.config.ts and the secrets are written, the migrations
 // applied, a second run changes nothing, and the README's code for the app
-// type-checks with a standard tsconfig and bundles.
-import { readFile, mkdtemp, rm } from 'node:fs/promises'
+// type-checks with a standard tsconfig, bundles, and serves robots.txt, a
+// refusal and the report with the token init wrote.
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bundle, cli, createApp, pack, tsc } from '../support/consumer.ts'
+import { bundle, cli, createApp, pack, start, tsc } from '../support/consumer.ts'
 
 let dir: string
 let app: string
@@ -44,10 +45,37 @@ describe('npx robots-edge init --yes in a bare Hono app', () => {
     expect(linted.code, linted.stdout).toBe(0)
   }, 240_000)
 
-  it("type-checks the README's Hono code with a standard tsconfig, and bundles it", async () => {
+  it("type-checks the README's Hono code with a standard tsconfig, bundles it, and serves it with what init wrote", async () => {
     const checked = await tsc(app)
     expect(checked.code, checked.output).toBe(0)
-    const { gzipBytes } = await bundle(app)
+    const { script, gzipBytes } = await bundle(app)
     expect(gzipBytes).toBeGreaterThan(1000)
+
+    // Served with what init wrote: its migrated D1 (start() reads .state) and the token in .dev.vars.
+    await cp(join(app, '.wrangler', 'state'), join(app, '.state'), { recursive: true })
+    const vars = Object.fromEntries(
+      (await readFile(join(app, '.dev.vars'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => line.split('=', 2) as [string, string]),
+    )
+    const running = await start(app, script, { secrets: vars })
+    try {
+      const get = (path: string, ua: string, headers: Record<string, string> = {}) => fetch(`${running.origin}${path}`, { headers: { 'User-Agent': ua, ...headers } })
+      expect((await get('/robots.txt', 'curl/8')).status).toBe(200)
+      expect((await get('/', 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)')).status).toBe(403)
+      const auth = { Authorization: `Bearer ${vars.ROBOTS_ADMIN_TOKEN}` }
+      let body = ''
+      for (let i = 0; i < 50 && !body.includes('gptbot'); i++) {
+        await new Promise((r) => setTimeout(r, 100))
+        const report = await get('/_robots/api/report?since=1d', 'curl/8', auth)
+        expect(report.status).toBe(200)
+        body = await report.text()
+      }
+      expect(body).toContain('gptbot')
+      expect(running.logs.filter((line) => /error|no table|undefined/i.test(line))).toEqual([])
+    } finally {
+      await running.stop()
+    }
   }, 240_000)
 })
