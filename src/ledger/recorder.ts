@@ -168,9 +168,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     if (table === undefined) return false
     if (complaints.has('')) return true
     complaints.add('')
-    log(
-      `robots-edge ledger: no table ${table} in D1: create the tables with \`npx wrangler d1 migrations apply DB --local\` (wrangler dev) or --remote (deployed); until then events are counted as not stored`,
-    )
+    log(`robots-edge ledger: no table ${table} in D1: run \`npx wrangler d1 migrations apply DB --local\` (or --remote, deployed); until then events are counted as not stored`)
     return true
   }
 
