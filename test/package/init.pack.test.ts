@@ -1,5 +1,6 @@
-// `npx robots-edge init --yes` from the tarball, in a bare Hono app (its
-// wrangler.toml has only name, main and compatibility_date): the config,
+// `npx robots-edge init --yes` from the tarball, in a bare Hono app and a
+// bare module Worker (their wrangler.toml has only name, main and
+// compatibility_date): the config,
 // the starter robots.config.ts and the secrets are written, the migrations
 // applied, a second run changes nothing, and the README's code for the app
 // type-checks with a standard tsconfig, bundles, and serves robots.txt, a
@@ -11,21 +12,24 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundle, cli, createApp, pack, start, tsc } from '../support/consumer.ts'
 
+const APPS = ['bare-hono-app', 'bare-worker-app'] as const
 let dir: string
-let app: string
+const apps = new Map<string, string>()
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'robots-edge-init-pack-'))
   const tarball = await pack(dir)
-  // A new Hono app has hono and wrangler; init uses the app's wrangler.
-  app = await createApp('bare-hono-app', dir, tarball.file, ['hono@4.13.19', 'wrangler@4.86.0'])
+  // A new Workers project has wrangler (init uses the app's own); the Hono app, hono.
+  const [hono, worker] = await Promise.all([createApp('bare-hono-app', dir, tarball.file, ['hono@4.13.19', 'wrangler@4.86.0']), createApp('bare-worker-app', dir, tarball.file, ['wrangler@4.86.0'])])
+  apps.set('bare-hono-app', hono).set('bare-worker-app', worker)
 }, 600_000)
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true })
 }, 60_000)
 
-describe('npx robots-edge init --yes in a bare Hono app', () => {
+describe.each(APPS)('npx robots-edge init --yes in %s', (name) => {
   it('sets the app up, says what it changed, and changes nothing the second time', async () => {
+    const app = apps.get(name)!
     const first = await cli(app, ['init', '--yes'])
     expect(first.code, first.stderr).toBe(0)
     expect(first.stdout).toContain('edited wrangler.toml:')
@@ -45,7 +49,8 @@ describe('npx robots-edge init --yes in a bare Hono app', () => {
     expect(linted.code, linted.stdout).toBe(0)
   }, 240_000)
 
-  it("type-checks the README's Hono code with a standard tsconfig, bundles it, and serves it with what init wrote", async () => {
+  it("type-checks the README's code with a standard tsconfig, bundles it, and serves it with what init wrote", async () => {
+    const app = apps.get(name)!
     const checked = await tsc(app)
     expect(checked.code, checked.output).toBe(0)
     const { script, gzipBytes } = await bundle(app)
