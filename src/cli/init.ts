@@ -88,7 +88,16 @@ interface Change {
   readonly before: string | undefined
   readonly after: string
   readonly note?: string
+  /** A file of secrets: its diff shows each line's name, never its value (terminals and CI logs keep what they print). */
+  readonly secret?: boolean
 }
+
+/** `NAME=value` lines with the value hidden, its length kept so a reader sees something was written. */
+const hideValues = (text: string | undefined): string | undefined =>
+  text?.replace(/^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/gm, (_, name: string, value: string) => `${name}=<${value.length} characters, not shown>`)
+
+/** A change as printed: the unified diff, with a secrets file's values hidden. */
+const shownDiff = (c: Change): string[] => (c.secret ? unifiedDiff(c.path, hideValues(c.before), hideValues(c.after) ?? '') : unifiedDiff(c.path, c.before, c.after))
 
 /** The config edited in a private copy, re-read by wrangler: written only if it parses and now has everything. */
 function editConfig(wrangler: Wrangler, configPath: string, n: Needs, fallbackName: string): { after?: string; problem?: string } {
@@ -174,13 +183,13 @@ export function init(options: InitOptions, io: Io): number {
   const varsBefore = existsSync(varsPath) ? readFileSync(varsPath, 'utf8') : undefined
   const secret = () => randomBytes(32).toString('base64url')
   const varsAfter = addVars(varsBefore ?? '', { ROBOTS_ADMIN_TOKEN: secret(), IP_HASH_SALT: secret() })
-  if (varsAfter !== (varsBefore ?? '')) changes.push({ path: varsName, before: varsBefore, after: varsAfter, note: `${varsName} holds secrets: keep it out of git.` })
+  if (varsAfter !== (varsBefore ?? '')) changes.push({ path: varsName, before: varsBefore, after: varsAfter, note: `${varsName} holds secrets: keep it out of git.`, secret: true })
 
   if (changes.length === 0 && copies.length === 0) io.out('robots-edge init: nothing to change, the project is set up.')
   const confirmed = options.yes === true || !io.isTTY
   if (!confirmed) {
     if (changes.length > 0 || copies.length > 0) io.out(`robots-edge init would make these changes in ${dir}:`)
-    for (const c of changes) for (const line of unifiedDiff(c.path, c.before, c.after)) io.out(line)
+    for (const c of changes) for (const line of shownDiff(c)) io.out(line)
     for (const c of copies) io.out(`${c.replaces ? 'replace' : 'copy'} ${relative(dir, c.to)}`)
     io.out(`Run \`npx robots-edge init --yes\` to make them and apply the local migrations (${MIGRATE_LOCAL}).`)
     return 0
@@ -189,7 +198,7 @@ export function init(options: InitOptions, io: Io): number {
   for (const c of changes) {
     writeFileSync(join(dir, c.path), c.after)
     io.out(`${c.before === undefined ? 'created' : 'edited'} ${c.path}:`)
-    for (const line of unifiedDiff(c.path, c.before, c.after)) io.out(line)
+    for (const line of shownDiff(c)) io.out(line)
     if (c.note) io.out(c.note)
   }
   for (const c of copies) {
