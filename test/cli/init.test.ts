@@ -94,7 +94,11 @@ describe('robots-edge init --yes in a bare app', () => {
     expect(vars).toMatch(/^ROBOTS_ADMIN_TOKEN=[A-Za-z0-9_-]{43}\nIP_HASH_SALT=[A-Za-z0-9_-]{43}\n$/)
     // The diff names the secrets it wrote; their values never reach the terminal (or a CI log).
     expect(io.stdout).toEqual(expect.arrayContaining(['+ROBOTS_ADMIN_TOKEN=<43 characters, not shown>', '+IP_HASH_SALT=<43 characters, not shown>']))
-    for (const secret of vars.split('\n').map((l) => l.split('=')[1]).filter(Boolean)) expect(io.text()).not.toContain(secret)
+    for (const secret of vars
+      .split('\n')
+      .map((l) => l.split('=')[1])
+      .filter(Boolean))
+      expect(io.text()).not.toContain(secret)
     // Every change shown as a diff, and the migrations applied.
     expect(io.stdout).toEqual(expect.arrayContaining(['edited wrangler.toml:', '--- a/wrangler.toml', '+[[d1_databases]]', 'created robots.config.ts:', 'created .dev.vars:']))
     expect(io.text()).toContain('applied the local migrations (npx wrangler d1 migrations apply DB --local)')
