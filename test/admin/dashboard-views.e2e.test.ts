@@ -211,6 +211,25 @@ describe('the robots.txt history', () => {
     expect(await inView()).toBe(false)
     await rule.locator('td[data-label="Line"] a').click()
     await expect.poll(inView).toBe(true)
+    // Two opens at once whose answers arrive out of order (a click and a link, the history loading): the version is drawn once, the latest.
+    let answered = 0
+    await page.route('**/api/history/version?*', async (route) => {
+      const first = answered === 0 && route.request().url().includes('version=')
+      if (first) await new Promise((r) => setTimeout(r, 400))
+      await route.continue()
+      answered++
+    })
+    await page.evaluate(() => {
+      window.dispatchEvent(new HashChangeEvent('hashchange'))
+      window.dispatchEvent(new HashChangeEvent('hashchange'))
+    })
+    await expect.poll(() => answered, { timeout: 5000 }).toBe(2)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(await page.locator('#version .code:not(.diff)').count()).toBe(1)
+    const ids = await page.locator('#version [id^="L"]').evaluateAll((rows) => rows.map((r) => r.id))
+    expect(ids.length).toBeGreaterThan(0)
+    expect(new Set(ids).size).toBe(ids.length)
+    await page.unroute('**/api/history/version?*')
     await page.context().close()
 
     const linked = await openDashboard(1366, `/_robots/#robots-txt/${HISTORY_HOST}/${V2.hash}/2`)
