@@ -187,13 +187,15 @@ async function showCoverage() {
   }
   const notes = (coverage?.operators ?? []).filter((o) => typeof o.message === 'string')
   if (notes.length === 0) return
+  const fix = typeof coverage.fix === 'string' ? coverage.fix : 'npx robots-edge ranges'
   const shown = notes.slice(0, 3).map((o) => withCommand(o.message, o.fix))
   const rest = notes.slice(3).map((o) => o.operator)
   if (rest.length > 0) {
-    const fix = typeof coverage.fix === 'string' ? coverage.fix : 'npx robots-edge ranges'
     shown.push(withCommand(`The IP ranges of ${rest.join(', ')} are not loaded, stale or from the snapshot either (${api}/verification). Run \`${fix}\` to load them.`, fix))
   }
-  status.before(el('div', { id: 'verification', className: 'status warn', role: 'note' }, ...shown))
+  // Folded into one line that names the command, so the verdicts below stay on the first screen; the details open on a click.
+  const summary = el('summary', {}, `IP ranges not current for ${notes.length === 1 ? '1 operator' : `${notes.length} operators`}: run `, el('code', {}, fix))
+  status.before(el('details', { id: 'verification', className: 'status warn', role: 'note' }, summary, ...shown))
 }
 
 void load()
