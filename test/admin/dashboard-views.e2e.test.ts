@@ -146,6 +146,10 @@ describe("the report's views", () => {
     )
     expect(started - from).toBeGreaterThanOrEqual(30 * HOUR)
     expect(started - from).toBeLessThanOrEqual(36 * HOUR)
+    // It names the hour of the first activity (the older version, first served 30 hours ago), not the window's start.
+    const firstHour = new Date(Math.floor((started - 30 * HOUR) / HOUR) * HOUR).toISOString().slice(0, 13)
+    expect(caption?.replaceAll('\u00a0', 'T')).toContain(`the first activity in the range is in the hour from ${firstHour}:00 UTC`)
+    expect(caption).not.toContain('just before')
     // One marker per rule change: the two versions of history.example and the first version served here.
     const markers = page.locator('#chart-timeline .marker')
     await expect.poll(() => markers.count()).toBe(3)

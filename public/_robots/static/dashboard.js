@@ -129,7 +129,8 @@ function drawCharts() {
     const shown = drawTimeline($('chart-timeline'), report, changes)
     $('timeline-caption').textContent =
       `Counted violations and judged requests per ${shown.bin > 3_600_000 ? 'day' : 'hour'}` +
-      (shown.follows ? `, from ${formatTime(shown.from)} UTC, just before the first activity in the range` : '') +
+      (shown.follows ? `, from ${formatTime(shown.from)} UTC` : '') +
+      (shown.earliest !== null ? `; the first activity in the range is in the ${shown.bin > 3_600_000 ? 'day' : 'hour'} from ${formatTime(shown.earliest)} UTC` : '') +
       (changes.some((c) => c.time >= shown.from) ? ' · dashed lines: robots.txt changes' : '')
     drawByAgent($('chart-agents'), report)
   } catch (error) {
