@@ -57,13 +57,14 @@ export async function history(o: HistoryOptions, io: Io): Promise<number> {
   for (const h of doc.hosts) {
     io.out('')
     io.out(style.bold(visible(h.host)))
-    const rows = h.versions.map((v) => [
+    // The oldest listed is the host's first, as the dashboard labels it (its rules changed from none).
+    const rows = h.versions.map((v, index) => [
       v.hash.slice(0, SHOWN),
       when(v.firstServed),
       v.lastUsed === null ? '-' : new Date(v.lastUsed).toISOString().slice(0, 10),
       v.deployment === null ? '-' : visible(v.deployment.tag ?? v.deployment.id.slice(0, 8)),
       String(v.lines),
-      v.rulesChanged === null ? '?' : v.rulesChanged ? 'rules changed' : 'same rules',
+      v.rulesChanged === null ? '?' : v.rulesChanged ? (index === 0 ? 'first version' : 'rules changed') : 'same rules',
       v.current ? style.green('served now') : '',
     ])
     for (const line of columns([['Version', 'First served', 'Last used (day)', 'Deployment', 'Lines', 'Change', ''], ...rows], '  ')) io.out(line)

@@ -1,4 +1,5 @@
 import type { AgentReport, Report, SpoofReport } from '../admin/types.ts'
+import { registry, type AgentEntry } from '../core/agents/index.ts'
 import { visible } from '../core/visible.ts'
 import { UsageError } from './errors.ts'
 import { columns, count, printJson } from './format.ts'
@@ -70,6 +71,19 @@ function verdictText(a: AgentReport, style: Style): string {
   return `${paint(a.verdict)}: ${a.reason}`
 }
 
+/** Registry ids of the agents whose operator publishes IP ranges: the only ones a Verified share is measured for. */
+const VERIFIABLE = new Set((registry as readonly AgentEntry[]).filter((e) => (e.verification?.ipRanges ?? []).length > 0).map((e) => e.id))
+
+/**
+ * The Verified cell as the dashboard shows it: an agent no registry entry
+ * names, or whose operator publishes no IP ranges, cannot be verified at all
+ * ("—", not "0 %"); one Cloudflare vouched for anyway keeps its share.
+ */
+function verifiedCell(a: AgentReport): string {
+  const measured = a.evidence.verifiedShare > 0 || (typeof a.agentId === 'string' && VERIFIABLE.has(a.agentId))
+  return measured ? share(a.evidence.verifiedShare, 1) : '—'
+}
+
 /** The per-agent table with the verdict as a ragged last column. */
 function agentTable(list: readonly AgentReport[], style: Style, io: Io): void {
   const header = ['Agent', 'Operator', 'Category', 'Requests', 'Violations', 'Rate', 'robots.txt', 'Last fetch', 'Verified', 'Last seen']
@@ -84,7 +98,7 @@ function agentTable(list: readonly AgentReport[], style: Style, io: Io): void {
       share(e.violations.counted, e.requests),
       num(e.robotsFetches),
       when(e.lastRobotsFetch),
-      share(e.verifiedShare, 1),
+      verifiedCell(a),
       when(a.lastSeen),
     ]
   })

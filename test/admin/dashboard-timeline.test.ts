@@ -10,6 +10,7 @@ interface Window {
   to: number
   bin: number
   follows: boolean
+  earliest: number | null
 }
 interface Bin {
   hour: number
@@ -31,7 +32,8 @@ const bins = (...hoursAgo: number[]): Bin[] => hoursAgo.map((h) => ({ hour: last
 describe('timelineWindow', () => {
   it('shows a day, not a week, when everything happened in the last hour', () => {
     const w = charts.timelineWindow({ filter: week, timeline: bins(0), timelineBin: HOUR })
-    expect(w).toEqual({ from: lastHour - 23 * HOUR, to: lastHour, bin: HOUR, follows: true })
+    // The window starts 23 hours back (24 bins at least), and names the bin of the first activity, not its own start.
+    expect(w).toEqual({ from: lastHour - 23 * HOUR, to: lastHour, bin: HOUR, follows: true, earliest: lastHour })
   })
 
   it('starts a tenth of the span (at least two bins) before the first activity', () => {
@@ -56,6 +58,6 @@ describe('timelineWindow', () => {
     const quarter = { since: until - 90 * DAY, until }
     const lastDay = Math.floor((until - 1) / DAY) * DAY
     const w = charts.timelineWindow({ filter: quarter, timeline: [{ hour: lastDay - 2 * DAY, requests: 1, violations: 0 }], timelineBin: DAY })
-    expect(w).toEqual({ from: lastDay - 23 * DAY, to: lastDay, bin: DAY, follows: true })
+    expect(w).toEqual({ from: lastDay - 23 * DAY, to: lastDay, bin: DAY, follows: true, earliest: lastDay - 2 * DAY })
   })
 })

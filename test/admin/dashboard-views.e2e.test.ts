@@ -68,8 +68,8 @@ afterAll(async () => {
 })
 
 /** The dashboard at `width`, signed in; fails the test on any script error, dialog or CSP violation. */
-async function openDashboard(width: number, path = '/_robots/'): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, userAgent: BROWSER_UA, extraHTTPHeaders: { Authorization: `Bearer ${TOKEN}` } })
+async function openDashboard(width: number, path = '/_robots/', height = 900): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height }, userAgent: BROWSER_UA, extraHTTPHeaders: { Authorization: `Bearer ${TOKEN}` } })
   const page = await context.newPage()
   const problems: string[] = []
   page.on('dialog', (dialog) => {
@@ -86,6 +86,27 @@ async function openDashboard(width: number, path = '/_robots/'): Promise<{ page:
 }
 
 describe("the dashboard at a laptop's and a phone's width", () => {
+  it.each([
+    [1366, 768],
+    [1280, 768],
+    [390, 844],
+  ])('starts the agents and their verdicts within the first screen at %i×%i', async (width, height) => {
+    const { page, problems } = await openDashboard(width, '/_robots/', height)
+    await expect.poll(() => page.locator('#agents tbody tr', { hasText: 'googlebot' }).textContent()).toContain('ignores robots.txt')
+    // Let the late parts (coverage notes, charts, history) arrive: they must not push the verdicts down.
+    await page.waitForLoadState('networkidle')
+    const top = await page.locator('#agents').evaluate((t) => t.getBoundingClientRect().top + window.scrollY)
+    expect(top).toBeLessThan(height)
+    // The first agent's verdict itself, in its row or (on a phone) its card.
+    const firstVerdict = await page
+      .locator('#agents tbody tr td[data-label="Verdict"]')
+      .first()
+      .evaluate((r) => r.getBoundingClientRect().bottom + window.scrollY)
+    expect(firstVerdict).toBeLessThan(height)
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+
   it.each([1280, 1366, 390])('keeps the Verdict column in view without horizontal scroll at %i px', async (width) => {
     const { page, problems } = await openDashboard(width)
     await expect.poll(() => page.locator('#agents tbody tr', { hasText: 'googlebot' }).textContent()).toContain('ignores robots.txt')
@@ -125,13 +146,18 @@ describe("the report's views", () => {
     )
     expect(started - from).toBeGreaterThanOrEqual(30 * HOUR)
     expect(started - from).toBeLessThanOrEqual(36 * HOUR)
+    // It names the hour of the first activity (the older version, first served 30 hours ago), not the window's start.
+    const firstHour = new Date(Math.floor((started - 30 * HOUR) / HOUR) * HOUR).toISOString().slice(0, 13)
+    expect(caption?.replaceAll('\u00a0', 'T')).toContain(`the first activity in the range is in the hour from ${firstHour}:00 UTC`)
+    expect(caption).not.toContain('just before')
     // One marker per rule change: the two versions of history.example and the first version served here.
     const markers = page.locator('#chart-timeline .marker')
     await expect.poll(() => markers.count()).toBe(3)
     expect(await markers.evaluateAll((list) => list.map((m) => m.getAttribute('aria-label')))).toContain(
       `Rules changed on ${HISTORY_HOST} at ${new Date(started - 6 * HOUR).toISOString().slice(0, 16).replace('T', '\u00a0')} UTC: read version ${V2.hash.slice(0, 8)}`,
     )
-    // Hovering one hour shows that hour's numbers.
+    // Hovering one hour shows that hour's numbers (the charts follow the verdicts: bring them into view first).
+    await page.locator('#chart-timeline').scrollIntoViewIfNeeded()
     const over = (await page.locator('#chart-timeline .u-over').boundingBox())!
     await page.mouse.move(over.x + over.width / 2, over.y + over.height / 2, { steps: 5 })
     await expect.poll(() => legend.textContent()).toMatch(/Time\d{4}-\d\d-\d\d.\d\d:00 UTC/)
@@ -211,6 +237,25 @@ describe('the robots.txt history', () => {
     expect(await inView()).toBe(false)
     await rule.locator('td[data-label="Line"] a').click()
     await expect.poll(inView).toBe(true)
+    // Two opens at once whose answers arrive out of order (a click and a link, the history loading): the version is drawn once, the latest.
+    let answered = 0
+    await page.route('**/api/history/version?*', async (route) => {
+      const first = answered === 0 && route.request().url().includes('version=')
+      if (first) await new Promise((r) => setTimeout(r, 400))
+      await route.continue()
+      answered++
+    })
+    await page.evaluate(() => {
+      window.dispatchEvent(new HashChangeEvent('hashchange'))
+      window.dispatchEvent(new HashChangeEvent('hashchange'))
+    })
+    await expect.poll(() => answered, { timeout: 5000 }).toBe(2)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(await page.locator('#version .code:not(.diff)').count()).toBe(1)
+    const ids = await page.locator('#version [id^="L"]').evaluateAll((rows) => rows.map((r) => r.id))
+    expect(ids.length).toBeGreaterThan(0)
+    expect(new Set(ids).size).toBe(ids.length)
+    await page.unroute('**/api/history/version?*')
     await page.context().close()
 
     const linked = await openDashboard(1366, `/_robots/#robots-txt/${HISTORY_HOST}/${V2.hash}/2`)

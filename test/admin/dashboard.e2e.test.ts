@@ -253,7 +253,12 @@ describe('the dashboard in Chromium', () => {
     await page.goto(`${worker.origin}/_robots/`)
     // The command is set as code, without the API's backquotes.
     await expect.poll(() => page.locator('#verification').textContent()).toContain(notes[0]!.message!.replaceAll('`', ''))
-    expect(await page.locator('#verification p:first-child code').textContent()).toBe(notes[0]!.fix)
+    expect(await page.locator('#verification p:first-of-type code').textContent()).toBe(notes[0]!.fix)
+    // Folded: one line, naming the command to run.
+    const summary = page.locator('#verification summary')
+    expect(await summary.locator('code').textContent()).toMatch(/^npx robots-edge ranges/)
+    const lines = await summary.evaluate((s) => s.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(s).lineHeight))
+    expect(lines).toBeLessThan(1.5)
     expect(notes[0]!.fix).toMatch(/^npx robots-edge ranges/)
     expect(problems).toEqual([])
     await page.context().close()

@@ -218,7 +218,7 @@ describe('history and diff', { timeout: 120_000 }, () => {
     const text = io.text()
     expect(text).toMatch(
       new RegExp(
-        `^example\\.com\\n\\s+Version\\s+First served\\s+Last used \\(day\\)\\s+Deployment\\s+Lines\\s+Change\\n\\s+${v1.slice(0, 12)}\\s+[\\d-]+ [\\d:]+\\s+[\\d-]+\\s+-\\s+3\\s+rules changed\\n\\s+${v2.slice(0, 12)}\\s+[\\d-]+ [\\d:]+\\s+[\\d-]+\\s+-\\s+4\\s+rules changed\\s+served now$`,
+        `^example\\.com\\n\\s+Version\\s+First served\\s+Last used \\(day\\)\\s+Deployment\\s+Lines\\s+Change\\n\\s+${v1.slice(0, 12)}\\s+[\\d-]+ [\\d:]+\\s+[\\d-]+\\s+-\\s+3\\s+first version\\n\\s+${v2.slice(0, 12)}\\s+[\\d-]+ [\\d:]+\\s+[\\d-]+\\s+-\\s+4\\s+rules changed\\s+served now$`,
         'm',
       ),
     )

@@ -56,3 +56,38 @@ describe('report: a pending agent in the text output', () => {
     expect(text).not.toContain('complies')
   })
 })
+
+describe('report: the Verified column reads as the dashboard does', () => {
+  const report = buildReport({
+    filter: { since: T0, until: T0 + DAY },
+    source: 'd1',
+    agents: [
+      { agentKey: 'googlebot', agentId: 'googlebot', kind: 'bot', operator: 'Google', category: 'Search Engine', declaredObeys: true },
+      { agentKey: 'python-requests', agentId: null, kind: 'tool', operator: null, category: null, declaredObeys: null },
+    ],
+    counts: [row('googlebot', 'allowed', 30), row('python-requests', 'allowed', 40)],
+    graceWindows: [],
+    paths: [],
+    rules: [],
+    groupUses: [],
+    texts: new Map(),
+    timeline: [],
+    timelineBin: HOUR,
+    coverage: { counts: { since: T0, until: T0 + DAY }, samples: null, paths: { since: T0, until: T0, other: 0 }, summary: 'counts cover the full day' },
+  })
+
+  it('shows 0 % for an agent whose operator publishes IP ranges, and — for one that cannot be verified at all', () => {
+    const io = captureIo()
+    printReport(report, 'test', io)
+    const lines = io.text().split('\n')
+    // The cell under the Verified header of the table the agent is listed in.
+    const verifiedOf = (agent: string) => {
+      const at = lines.findIndex((l) => l.trimStart().startsWith(`${agent} `))
+      const header = lines.slice(0, at).findLast((l) => l.includes('Verified') && l.includes('Agent')) ?? ''
+      const end = header.indexOf('Verified') + 'Verified'.length
+      return lines[at]?.slice(header.lastIndexOf('  ', end - 1), end).trim()
+    }
+    expect(verifiedOf('googlebot')).toBe('0 %')
+    expect(verifiedOf('python-requests')).toBe('—')
+  })
+})

@@ -59,11 +59,12 @@ export function timelineWindow(report, changes = []) {
   const first = Math.floor(report.filter.since / bin) * bin
   const last = Math.floor((report.filter.until - 1) / bin) * bin
   const active = [...report.timeline.filter((t) => t.requests > 0 || t.violations > 0).map((t) => t.hour), ...changes.map((c) => Math.floor(c.time / bin) * bin).filter((t) => t >= first && t <= last)]
-  if (active.length === 0) return { from: first, to: last, bin, follows: false }
+  if (active.length === 0) return { from: first, to: last, bin, follows: false, earliest: null }
   const earliest = Math.min(...active)
   const margin = Math.max(2 * bin, Math.floor((last - earliest) / bin / 10) * bin)
   const from = Math.max(first, Math.min(earliest - margin, last - (MIN_BINS - 1) * bin))
-  return { from, to: last, bin, follows: from > first }
+  // The bin of the first activity, for the caption: the window may start well before it (at least MIN_BINS are drawn).
+  return { from, to: last, bin, follows: from > first, earliest }
 }
 
 /** Every bin of the window, zero where nothing happened, so gaps read as quiet rather than as lines across them. */

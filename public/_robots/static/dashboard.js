@@ -129,7 +129,8 @@ function drawCharts() {
     const shown = drawTimeline($('chart-timeline'), report, changes)
     $('timeline-caption').textContent =
       `Counted violations and judged requests per ${shown.bin > 3_600_000 ? 'day' : 'hour'}` +
-      (shown.follows ? `, from ${formatTime(shown.from)} UTC, just before the first activity in the range` : '') +
+      (shown.follows ? `, from ${formatTime(shown.from)} UTC` : '') +
+      (shown.earliest !== null ? `; the first activity in the range is in the ${shown.bin > 3_600_000 ? 'day' : 'hour'} from ${formatTime(shown.earliest)} UTC` : '') +
       (changes.some((c) => c.time >= shown.from) ? ' · dashed lines: robots.txt changes' : '')
     drawByAgent($('chart-agents'), report)
   } catch (error) {
@@ -187,13 +188,15 @@ async function showCoverage() {
   }
   const notes = (coverage?.operators ?? []).filter((o) => typeof o.message === 'string')
   if (notes.length === 0) return
+  const fix = typeof coverage.fix === 'string' ? coverage.fix : 'npx robots-edge ranges'
   const shown = notes.slice(0, 3).map((o) => withCommand(o.message, o.fix))
   const rest = notes.slice(3).map((o) => o.operator)
   if (rest.length > 0) {
-    const fix = typeof coverage.fix === 'string' ? coverage.fix : 'npx robots-edge ranges'
     shown.push(withCommand(`The IP ranges of ${rest.join(', ')} are not loaded, stale or from the snapshot either (${api}/verification). Run \`${fix}\` to load them.`, fix))
   }
-  status.before(el('div', { id: 'verification', className: 'status warn', role: 'note' }, ...shown))
+  // Folded into one line that names the command, so the verdicts below stay on the first screen; the details open on a click.
+  const summary = el('summary', {}, `IP ranges not current for ${notes.length === 1 ? '1 operator' : `${notes.length} operators`}: run `, el('code', {}, fix))
+  status.before(el('details', { id: 'verification', className: 'status warn', role: 'note' }, summary, ...shown))
 }
 
 void load()

@@ -172,6 +172,8 @@ export function historyView(anchor, { api, host: hostFilter, getJson }) {
     versions.render((host?.versions ?? []).map((v, index) => ({ ...v, index })).reverse())
   }
   select.addEventListener('change', list)
+  /** The latest open() request: an answer to an older one (a click and a link opening at once) is dropped, so a version is drawn once. */
+  let opening = 0
 
   /** Lists the versions; a failure is said in the section, and the rest of the page goes on without markers. */
   async function load() {
@@ -196,12 +198,14 @@ export function historyView(anchor, { api, host: hostFilter, getJson }) {
 
   /** Shows one version: its text (scrolled to `line`) and its diff against the one before. */
   async function open({ host, version: hash, line }) {
+    const ticket = ++opening
     version.hidden = false
     title.textContent = `Loading version ${hash.slice(0, 8)}…`
     clear(body)
     section.scrollIntoView({ block: 'start' })
     try {
       const found = await getJson(`${api}/history/version?${new URLSearchParams({ host, version: hash })}`)
+      if (ticket !== opening) return
       if ([...select.options].some((o) => o.value === found.host) && select.value !== found.host) {
         select.value = found.host
         list()
@@ -214,7 +218,7 @@ export function historyView(anchor, { api, host: hostFilter, getJson }) {
         ...(v.current ? [el('span', { className: 'badge good' }, 'served now')] : []),
       )
       const text = textView(found.text, line)
-      body.append(
+      body.replaceChildren(
         el(
           'h4',
           {},
@@ -226,7 +230,7 @@ export function historyView(anchor, { api, host: hostFilter, getJson }) {
       )
       text.querySelector('.target')?.scrollIntoView({ block: 'center' })
     } catch (error) {
-      title.textContent = `The version could not be loaded: ${error instanceof Error ? error.message : String(error)}`
+      if (ticket === opening) title.textContent = `The version could not be loaded: ${error instanceof Error ? error.message : String(error)}`
     }
   }
 

@@ -112,16 +112,16 @@ export function renderDashboard(shell: DashboardShell): string {
 <main>
   <p id="status" class="status" role="status">Loading the report…</p>
   <p id="coverage" class="coverage"></p>
-  <section id="totals" class="totals" aria-label="Totals"></section>
-  <section class="charts">
-    <figure><figcaption id="timeline-caption">Counted violations and judged requests per hour</figcaption><div id="chart-timeline" class="chart"></div></figure>
-    <figure><figcaption>Counted violations by agent</figcaption><div id="chart-agents" class="chart"></div></figure>
-  </section>
-  <section>
+  <section id="verdicts">
     <h2>Agents</h2>
     <p class="hint">Click a header to sort, a row for the agent's recent requests. Violations count disallowed requests the agent could have known were disallowed.</p>
     ${verdictRule()}
     <div class="scroll"><table id="agents" class="data"></table></div>
+  </section>
+  <section id="totals" class="totals" aria-label="Totals"></section>
+  <section class="charts">
+    <figure><figcaption id="timeline-caption">Counted violations and judged requests per hour</figcaption><div id="chart-timeline" class="chart"></div></figure>
+    <figure><figcaption>Counted violations by agent</figcaption><div id="chart-agents" class="chart"></div></figure>
   </section>
   <section id="drill" hidden>
     <h2 id="drill-title">Recent requests</h2>
