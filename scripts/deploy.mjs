@@ -25,9 +25,16 @@ import { experimental_readRawConfig, unstable_readConfig } from 'wrangler'
 const args = process.argv.slice(2)
 const envIndex = args.findIndex((a) => a === '--env' || a === '-e')
 const env = envIndex >= 0 ? args[envIndex + 1] : args.find((a) => a.startsWith('--env='))?.slice(6)
-const envArgs = env ? ['--env', env] : []
-const EDGE = 'wrangler.toml'
-const ADMIN = 'wrangler.admin.toml'
+const EDGE_CONFIG = 'wrangler.toml'
+const ADMIN_CONFIG = 'wrangler.admin.toml'
+const namedEnvs = [...new Set([EDGE_CONFIG, ADMIN_CONFIG].flatMap((c) => Object.keys(experimental_readRawConfig({ config: c }, { hideWarnings: true }).rawConfig.env ?? {})))]
+// Without --env, every wrangler call below would warn that several environments exist: say it once here, and target the top level explicitly.
+const topLevel = env === undefined && namedEnvs.length > 0
+if (topLevel) console.warn(`robots-edge: no --env given: deploying the top-level (production) environment; for another, run \`npm run deploy -- --env <name>\` (${namedEnvs.join(', ')}).`)
+const envArgs = env ? ['--env', env] : topLevel ? ['--env='] : []
+const deployArgs = topLevel ? [...args, '--env='] : args
+const EDGE = EDGE_CONFIG
+const ADMIN = ADMIN_CONFIG
 /** Which Worker reads which secret: the edge salts IP hashes (and its loop marker), the admin checks the token. */
 const SECRETS = { [ADMIN]: ['ROBOTS_ADMIN_TOKEN'], [EDGE]: ['IP_HASH_SALT'] }
 
@@ -51,8 +58,8 @@ if (bound !== admin.name) {
 }
 
 if (args.includes('--dry-run')) {
-  wrangler(['deploy', '-c', ADMIN, '--minify', ...args])
-  wrangler(['deploy', '-c', EDGE, '--minify', ...args])
+  wrangler(['deploy', '-c', ADMIN, '--minify', ...deployArgs])
+  wrangler(['deploy', '-c', EDGE, '--minify', ...deployArgs])
   process.exit(0)
 }
 
@@ -122,7 +129,7 @@ function deploy(configPath, ids) {
   try {
     writeFileSync(copy, JSON.stringify(rawConfig, null, 2))
     // Minified, as `npm run build` measures it against the 64 KiB budget.
-    wrangler(['deploy', '-c', copy, '--minify', ...args])
+    wrangler(['deploy', '-c', copy, '--minify', ...deployArgs])
   } finally {
     rmSync(copy, { force: true })
   }

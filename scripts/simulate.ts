@@ -30,7 +30,7 @@
 import { parseArgs } from 'node:util'
 import { adminToken, FIXTURE_LISTS, ipRangeEntries, seedLocalKv, waitForRanges } from '../dev/ip-ranges.ts'
 import { formatReport } from '../dev/simulate/report.ts'
-import { readRobotsTxt, simulate, WorkerUnreachable, type Progress, type SimulationReport } from '../dev/simulate/run.ts'
+import { readRobotsTxt, simulate, unreachableHint, WorkerUnreachable, type Progress, type SimulationReport } from '../dev/simulate/run.ts'
 import { checkVerdicts, clearedViolators, formatVerdicts, judgedRequests, readReport, reportedRequests, settledReport, type ReportSource } from '../dev/simulate/verdicts.ts'
 
 const USAGE = 'usage: npm run simulate -- [--url http://localhost:8787] [--seconds 60] [--rate 30] [--no-seed]'
@@ -74,9 +74,7 @@ async function main(): Promise<number> {
     await readRobotsTxt(url.href)
   } catch (error) {
     if (error instanceof WorkerUnreachable) {
-      console.error(
-        `simulate: ${error.message}.\nStart the Worker first, in another terminal:\n\n  npm run dev\n\nthen run npm run simulate again${url.port === '8787' ? '' : ` (with --url ${url.href})`}.`,
-      )
+      console.error(unreachableHint(error.message, url.port === '8787' ? 'http://localhost:<port>/' : url.href))
     } else {
       console.error(`simulate: ${error instanceof Error ? error.message : String(error)}`)
     }

@@ -65,6 +65,11 @@ export class WorkerUnreachable extends Error {
   override name = 'WorkerUnreachable'
 }
 
+/** What to do when nothing answers at `url`: start the Worker, or point the simulation at the one that runs elsewhere. */
+export function unreachableHint(message: string, url: string): string {
+  return `simulate: ${message}.\nStart the Worker first, in another terminal:\n\n  npm run dev\n\nthen run npm run simulate again. If the Worker already runs at another address, give it with --url:\n\n  npm run simulate -- --url ${url}\n`
+}
+
 const PROBE_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const REQUEST_TIMEOUT_MS = 10_000
 /** Consecutive network failures after which the Worker is taken to be gone. */

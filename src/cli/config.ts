@@ -103,6 +103,6 @@ export function normalizeHost(host: string): string {
  */
 export function policyFor(input: ConfigInput, host: string, env: string): { policy: Policy; fallback: string | undefined } {
   let fallback: string | undefined
-  const policy = createPolicies(input, { log: (message) => (fallback ??= message) }).get(host, env)
+  const policy = createPolicies(input, { log: (message) => (fallback ??= message), warn: () => undefined }).get(host, env)
   return { policy, fallback }
 }

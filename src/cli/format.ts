@@ -6,7 +6,7 @@ import type { Io, Style } from './io.ts'
 const ANSI = /\x1b\[[0-9;]*m/g
 
 /** Width on screen: escape sequences take none. */
-function width(text: string): number {
+export function width(text: string): number {
   return text.replace(ANSI, '').length
 }
 
@@ -25,6 +25,25 @@ export function columns(rows: readonly (readonly string[])[], indent = '', gap =
         .join(gap)
         .trimEnd(),
   )
+}
+
+/** Words laid out in lines at most `room` wide (a longer word stands alone); escape sequences take no width. */
+export function wrapWords(text: string, room: number): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line !== '' && width(line) + 1 + width(word) > room) {
+      lines.push(line)
+      line = word
+    } else line = line === '' ? word : `${line} ${word}`
+  }
+  lines.push(line)
+  return lines
+}
+
+/** Plain text cut to `room` characters, its end replaced with an ellipsis when cut. */
+export function ellipsis(text: string, room: number): string {
+  return text.length <= room ? text : `${text.slice(0, Math.max(0, room - 1))}…`
 }
 
 /** `1 error`, `2 warnings`. */

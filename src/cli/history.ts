@@ -75,8 +75,8 @@ export async function history(o: HistoryOptions, io: Io): Promise<number> {
 
 /** The one stored version a prefix names, or a clear error: unknown, or ambiguous (with the candidates). */
 function resolveVersion(doc: HistoryDocument, prefix: string, host: string | undefined): { host: string; hash: string } {
-  if (!/^[0-9a-f]+$/i.test(prefix) || prefix.length < MIN_PREFIX)
-    throw new UsageError(`"${visible(prefix)}" is not a version: give at least ${MIN_PREFIX} characters of its hash, as \`history\` lists them`)
+  if (!/^[0-9a-f]+$/i.test(prefix)) throw new UsageError(`"${visible(prefix)}" is not a version: a version is a hex hash prefix (0-9, a-f), as \`history\` lists them`)
+  if (prefix.length < MIN_PREFIX) throw new UsageError(`"${visible(prefix)}" is too short: give at least ${MIN_PREFIX} characters of its hash, as \`history\` lists them`)
   const found = doc.hosts.flatMap((h) => h.versions.filter((v) => v.hash.startsWith(prefix.toLowerCase())).map((v) => ({ host: h.host, hash: v.hash })))
   if (found.length === 0) throw new CliError(`no stored version${host ? ` of ${visible(host)}'s robots.txt` : ''} starts with ${prefix}: run \`history\` for the list`)
   // The same file served on several hosts is one version.

@@ -9,8 +9,10 @@ export interface Io {
   err(line: string): void
   /** Whether stdout is a terminal: colour and decoration only then. */
   readonly isTTY: boolean
-  /** Environment read for `NO_COLOR`. Default: `process.env`. */
+  /** Environment read for `NO_COLOR` and `COLUMNS`. Default: `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>
+  /** The terminal's width in characters, when stdout is one. */
+  readonly columns?: number | undefined
 }
 
 /** The real terminal. */
@@ -19,7 +21,15 @@ export function processIo(): Io {
     out: (line) => process.stdout.write(line + '\n'),
     err: (line) => process.stderr.write(line + '\n'),
     isTTY: process.stdout.isTTY === true,
+    columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
   }
+}
+
+/** How wide output may be: COLUMNS, else the terminal's width; unlimited into a pipe or file, where nothing wraps. */
+export function terminalWidth(io: Io): number {
+  const fromEnv = Number((io.env ?? process.env).COLUMNS)
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv
+  return io.columns !== undefined && io.columns > 0 ? io.columns : Number.POSITIVE_INFINITY
 }
 
 export type Paint = (text: string) => string

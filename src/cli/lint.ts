@@ -152,10 +152,23 @@ function lintFile(file: string, json: boolean, fix: boolean, io: Io): number {
   return failed ? 1 : 0
 }
 
+/**
+ * The contexts a config is linted in: the hosts it lists (each in production,
+ * the first also in staging), so a site is never told about hosts it does not
+ * serve; without a list (or from a config function) any host may come, and the
+ * sample the Worker checks at start-up stands for them.
+ */
+export function lintContexts(input: ConfigInput): readonly ConfigContext[] {
+  const hosts = typeof input === 'function' || !Array.isArray(input.hosts) ? [] : input.hosts.filter((h): h is string => typeof h === 'string' && h !== '')
+  if (hosts.length === 0) return CHECK_CONTEXTS
+  return [...hosts.map((host) => ({ host, env: 'production' })), { host: hosts[0]!, env: 'staging' }]
+}
+
 function lintConfig(input: ConfigInput, source: string, json: boolean, io: Io): number {
   const issues = new Map<string, ContextIssue>()
   const files = new Map<string, RenderedFile>()
-  for (const context of CHECK_CONTEXTS) {
+  const contexts = lintContexts(input)
+  for (const context of contexts) {
     const { errors, warnings, text } = examine(input, context)
     for (const [severity, list] of [
       ['error', errors],
@@ -187,9 +200,9 @@ function lintConfig(input: ConfigInput, source: string, json: boolean, io: Io): 
     return failed ? 1 : 0
   }
   const style = styleFor(io)
-  const everywhere = (i: ContextIssue) => i.contexts.length === CHECK_CONTEXTS.length
+  const everywhere = (i: ContextIssue) => i.contexts.length === contexts.length
   io.out(style.bold(source))
-  if (all.length === 0) io.out(`  ${style.green('✔')} valid for ${contextLabel(CHECK_CONTEXTS)}`)
+  if (all.length === 0) io.out(`  ${style.green('✔')} valid for ${contextLabel(contexts)}`)
   const shown = all.map((i) => ({ severity: i.severity, issue: everywhere(i) ? i.issue : { ...i.issue, message: `${i.issue.message} [for ${contextLabel(i.contexts)}]` } }))
   for (const line of issueLines(shown, style)) io.out(line)
   for (const file of rendered) {

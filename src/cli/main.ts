@@ -28,7 +28,7 @@ const OPTIONS = {
 } as const
 
 const OPTION_HELP: Record<OptionName | 'help', [string, string]> = {
-  host: ['--host <host>', "the request host (default: localhost, or the URL's host)"],
+  host: ['--host <host>', 'the request host'],
   env: ['--env <env>', 'the deployment environment, ROBOTS_ENV (default: production)'],
   config: ['--config <file>', 'the config module (default: ./robots.config.ts)'],
   json: ['--json', 'print one JSON document instead of text'],
@@ -68,18 +68,25 @@ function usage(commands: Readonly<Record<string, Command>>): string[] {
   ]
 }
 
+/** --host means the request's host for the commands that judge one request, and a filter for those that read the ledger. */
+const HOST_HELP: Readonly<Record<string, string>> = {
+  print: 'the request host (default: localhost)',
+  check: "the request host (default: the URL's host, else localhost)",
+}
+
+/** A command's options as its help lists them: --url is listed as an alias where --remote names the Worker. */
+function optionHelp(name: string, command: Command): [string, string][] {
+  const remoteFirst = command.options.includes('remote') && !command.usage.includes('--url')
+  return [...command.options, 'help' as const].flatMap((o): [string, string][] => {
+    if (o === 'host') return [[OPTION_HELP.host[0], HOST_HELP[name] ?? 'one host only (default: every recorded host)']]
+    if (remoteFirst && o === 'url') return []
+    if (remoteFirst && o === 'remote') return [[OPTION_HELP.remote[0], `${OPTION_HELP.remote[1]}; --url <url> is an alias`]]
+    return [OPTION_HELP[o]]
+  })
+}
+
 function commandUsage(name: string, command: Command): string[] {
-  return [
-    `Usage: ${PROGRAM} ${name}${command.usage ? ` ${command.usage}` : ''} [options]`,
-    '',
-    command.summary,
-    '',
-    'Options:',
-    ...columns(
-      [...command.options, 'help' as const].map((o) => OPTION_HELP[o]),
-      '  ',
-    ),
-  ]
+  return [`Usage: ${PROGRAM} ${name}${command.usage ? ` ${command.usage}` : ''} [options]`, '', command.summary, '', 'Options:', ...columns(optionHelp(name, command), '  ')]
 }
 
 /** `--remote` followed by nothing or by another option is the flag report has always taken: given as `--remote=`. */

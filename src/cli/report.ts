@@ -2,8 +2,8 @@ import type { AgentReport, Report, SpoofReport } from '../admin/types.ts'
 import { registry, type AgentEntry } from '../core/agents/index.ts'
 import { visible } from '../core/visible.ts'
 import { UsageError } from './errors.ts'
-import { columns, count, printJson } from './format.ts'
-import { styleFor, type Io, type Style } from './io.ts'
+import { columns, count, ellipsis, printJson, width, wrapWords } from './format.ts'
+import { styleFor, terminalWidth, type Io, type Style } from './io.ts'
 import { readJson, withLedgerApi, type LedgerSourceOptions } from './ledger-api.ts'
 
 export interface ReportOptions extends LedgerSourceOptions {
@@ -50,19 +50,39 @@ const from = (ms: number) => when(Math.ceil(ms / 60_000) * 60_000)
 const num = (n: number) => n.toLocaleString('en-US')
 const share = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)} %` : '-')
 
+/** The verdict column gets at least this much room beside the others, else it goes on its own lines under its row. */
+const MIN_VERDICT_WIDTH = 32
+
 /**
  * Aligned columns, numbers right-aligned. `last` is a ragged column after
  * them (the verdict, a sentence), so the others are padded to one width.
+ * Lines fit `max`: the last column wraps beside the others, or under its row
+ * when they leave it too little room; other cells are cut with an ellipsis.
  */
-function table(header: readonly string[], rows: readonly (readonly string[])[], numeric: ReadonlySet<number>, style: Style, last?: { header: string; cells: readonly string[] }): string[] {
+function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  numeric: ReadonlySet<number>,
+  style: Style,
+  max: number,
+  last?: { header: string; cells: readonly string[] },
+): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
   const pad = (row: readonly string[]) => row.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i] ?? 0) : cell))
   const lines = columns([pad(header), ...rows.map(pad)], '  ')
-  if (last) {
-    const width = Math.max(...lines.map((l) => l.length))
-    lines.forEach((line, i) => (lines[i] = `${line.padEnd(width)}  ${i === 0 ? last.header : (last.cells[i - 1] ?? '')}`))
-  }
-  return lines.map((line, i) => (i === 0 ? style.bold(line) : line))
+  const bold = (block: string[], i: number) => (i === 0 ? block.map(style.bold) : block)
+  if (!last) return lines.map((line, i) => bold([ellipsis(line, max)], i)[0]!)
+  const width = Math.max(...lines.map((l) => l.length))
+  const cells = [last.header, ...last.cells]
+  const beside = width + 2 + MIN_VERDICT_WIDTH <= max
+  return lines.flatMap((line, i) => {
+    const cell = cells[i] ?? ''
+    if (beside) {
+      const [first = '', ...more] = wrapWords(cell, max - width - 2)
+      return bold([`${line.padEnd(width)}  ${first}`, ...more.map((m) => `${' '.repeat(width + 2)}${m}`)], i)
+    }
+    return bold([ellipsis(line, max), ...wrapWords(cell, Math.max(1, max - 4)).map((m) => `    ${m}`)], i)
+  })
 }
 
 function verdictText(a: AgentReport, style: Style): string {
@@ -86,6 +106,7 @@ function verifiedCell(a: AgentReport): string {
 
 /** The per-agent table with the verdict as a ragged last column. */
 function agentTable(list: readonly AgentReport[], style: Style, io: Io): void {
+  const max = terminalWidth(io)
   const header = ['Agent', 'Operator', 'Category', 'Requests', 'Violations', 'Rate', 'robots.txt', 'Last fetch', 'Verified', 'Last seen']
   const rows = list.map((a) => {
     const e = a.evidence
@@ -103,7 +124,7 @@ function agentTable(list: readonly AgentReport[], style: Style, io: Io): void {
     ]
   })
   const verdicts = list.map((a) => verdictText({ ...a, reason: safe(a.reason) }, style))
-  for (const line of table(header, rows, new Set([3, 4, 5, 6, 8]), style, { header: 'Verdict', cells: verdicts })) io.out(line)
+  for (const line of table(header, rows, new Set([3, 4, 5, 6, 8]), style, max, { header: 'Verdict', cells: verdicts })) io.out(line)
 }
 
 /** What `pending` means, and when the first pending agent's disallowed requests start to count (evidence.pendingUntil, not the sentence). */
@@ -121,11 +142,14 @@ function claimTable(title: string, list: readonly SpoofReport[], style: Style, i
   io.out('')
   io.out(style.bold(title))
   const rows = list.map((s) => [safe(s.agentKey), safe(s.operator), num(s.requests), num(s.violations), when(s.lastSeen), s.examplePaths.map(safe).join(' ')])
-  for (const line of table(['Claimed', 'Operator', 'Requests', 'Disallowed', 'Last seen', 'Example paths'], rows, new Set([2, 3]), style)) io.out(line)
+  for (const line of table(['Claimed', 'Operator', 'Requests', 'Disallowed', 'Last seen', 'Example paths'], rows, new Set([2, 3]), style, terminalWidth(io))) io.out(line)
 }
 
 /** The report as text: totals, what it covers, the per-agent table, tools, spoofed and unchecked claims, and the most violated rules with their lines. */
-export function printReport(doc: ReportDocument, source: string, io: Io): void {
+export function printReport(doc: ReportDocument, source: string, terminal: Io): void {
+  const max = terminalWidth(terminal)
+  // The tables fit themselves; sentences wider than the terminal wrap at a space.
+  const io: Io = { ...terminal, out: (line) => (width(line) <= max ? terminal.out(line) : wrapWords(line, max).forEach((l) => terminal.out(l))) }
   const style = styleFor(io)
   const t = doc.totals
   const estimates = doc.estimates ? ' · estimates from Analytics Engine' : ''
@@ -174,7 +198,7 @@ export function printReport(doc: ReportDocument, source: string, io: Io): void {
     io.out('')
     io.out(style.bold('Most violated rules'))
     const rows = doc.topRules.map((r) => [safe(r.host), String(r.line), `${r.type === 'allow' ? 'Allow' : 'Disallow'}: ${safe(r.pattern)}`, num(r.violations), num(r.agents)])
-    for (const line of table(['Host', 'Line', 'Rule', 'Violations', 'Agents'], rows, new Set([1, 3, 4]), style)) io.out(line)
+    for (const line of table(['Host', 'Line', 'Rule', 'Violations', 'Agents'], rows, new Set([1, 3, 4]), style, terminalWidth(io))) io.out(line)
   }
 }
 

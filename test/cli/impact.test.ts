@@ -250,6 +250,8 @@ describe('history and diff', { timeout: 120_000 }, () => {
   it('says when a version is unknown, ambiguous, or has none before it', async () => {
     await expect(diff({ persistTo: dir, from: 'ffffffff', to: v2 }, captureIo())).rejects.toThrow(/no stored version starts with ffffffff: run `history` for the list/)
     await expect(diff({ persistTo: dir, from: 'xyz!' }, captureIo())).rejects.toThrow(UsageError)
+    // Long enough but not hex: the message names the real problem, not the length.
+    await expect(diff({ persistTo: dir, from: 'zzzz' }, captureIo())).rejects.toThrow(/"zzzz" is not a version: a version is a hex hash prefix/)
     await expect(diff({ persistTo: dir, from: v1.slice(0, 8) }, captureIo())).rejects.toThrow(/is the first version of example\.com's robots\.txt stored/)
     await expect(diff({ persistTo: dir, from: v1.slice(0, 3) }, captureIo())).rejects.toThrow(/at least 4 characters/)
     const prefix = contentHash(TWINS[0]).slice(0, 4)

@@ -256,3 +256,21 @@ describe('lint <file> --fix', () => {
     expect(() => lint({ file: '/proc/self/status', fix: true }, captureIo())).toThrow(/^cannot write \/proc\/self\/status: E[A-Z]+$/)
   })
 })
+
+describe('lint: the hosts a config lists', () => {
+  it('lints only the hosts a config serves, and the Worker sample when it lists none', () => {
+    const io = captureIo()
+    expect(lint({ config: { hosts: ['shop.test', 'www.shop.test'], rules: [{ userAgent: '*', allow: '/' }] }, source: 'robots.config.ts' }, io)).toBe(0)
+    expect(io.text()).toContain('valid for shop.test, www.shop.test')
+    expect(io.text()).not.toMatch(/example\.com|localhost|workers\.dev/)
+    const json = captureIo()
+    lint({ config: { hosts: ['shop.test'], rules: [{ userAgent: '*', allow: '/' }] }, source: 'robots.config.ts', json: true }, json)
+    expect((jsonOf(json) as { files: { contexts: unknown[] }[] }).files.flatMap((f) => f.contexts)).toEqual([
+      { host: 'shop.test', env: 'production' },
+      { host: 'shop.test', env: 'staging' },
+    ])
+    const sample = captureIo()
+    lint({ config: { rules: [{ userAgent: '*', allow: '/' }] }, source: 'robots.config.ts', json: true }, sample)
+    expect((jsonOf(sample) as { files: { contexts: unknown[] }[] }).files.flatMap((f) => f.contexts)).toEqual([...CHECK_CONTEXTS])
+  })
+})

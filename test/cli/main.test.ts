@@ -57,6 +57,20 @@ describe('run: usage and help', () => {
     }
   })
 
+  it('lists --remote once for the commands that read a Worker, with --url as its alias, and no URL default for --host where no URL is given', async () => {
+    for (const name of ['impact', 'history', 'diff', 'ranges']) {
+      const io = captureIo()
+      expect(await run([name, '--help'], io)).toBe(0)
+      const text = io.stdout.join('\n')
+      expect(text).toMatch(/^ {2}--remote <url> +read the deployed Worker.*; --url <url> is an alias$/m)
+      expect(text).not.toMatch(/^ {2}--url /m)
+      expect(text).not.toContain("URL's host")
+    }
+    const check = captureIo()
+    await run(['check', '--help'], check)
+    expect(check.stdout.join('\n')).toContain("(default: the URL's host, else localhost)")
+  })
+
   // Wrong arguments: a message and the usage on stderr, exit 2, nothing on stdout.
   it.each([
     [[], 'no command given.'],

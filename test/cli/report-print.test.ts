@@ -55,6 +55,24 @@ describe('report: a pending agent in the text output', () => {
     )
     expect(text).not.toContain('complies')
   })
+
+  it('fits the terminal width from COLUMNS or the terminal, and never loses the verdict', () => {
+    const wide = captureIo()
+    printReport(report, 'test', wide)
+    expect(Math.max(...wide.stdout.map((l) => l.length))).toBeGreaterThan(120)
+    for (const [columns, io] of [
+      [120, captureIo({ env: { COLUMNS: '120' } })],
+      [60, captureIo({ env: { COLUMNS: '60' } })],
+      [100, { ...captureIo(), columns: 100 }],
+    ] as const) {
+      printReport(report, 'test', io)
+      const table = io.stdout.slice(io.stdout.findIndex((l) => l.includes('Agent')))
+      for (const line of io.stdout) expect(line.length, line).toBeLessThanOrEqual(columns)
+      // The verdict and its whole reason are still there, wrapped.
+      const words = table.join(' ').replace(/\s+/g, ' ')
+      expect(words).toContain("pending: 115 disallowed requests in the host's first 24 h; judged from 2026-01-06 10:01 UTC if they go on")
+    }
+  })
 })
 
 describe('report: the Verified column reads as the dashboard does', () => {

@@ -5,7 +5,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLIENTS } from '../../dev/simulate/clients.ts'
 import { formatReport } from '../../dev/simulate/report.ts'
-import { simulate, WorkerUnreachable, type ClientReport, type SimulationReport } from '../../dev/simulate/run.ts'
+import { simulate, unreachableHint, WorkerUnreachable, type ClientReport, type SimulationReport } from '../../dev/simulate/run.ts'
 import { checkVerdicts, clearedViolators, formatVerdicts, judgedRequests, settledReport, type VerdictCheck, type VerdictDoc } from '../../dev/simulate/verdicts.ts'
 import type { AgentReport } from '../../src/admin/types.ts'
 import { builtWorkers } from '../support/built-workers.ts'
@@ -87,6 +87,12 @@ describe('simulate: behaviours (fake fetch)', () => {
 
   it('throws WorkerUnreachable when nothing answers', async () => {
     await expect(simulate({ url: 'http://127.0.0.1:9', seconds: 1, rate: 1 })).rejects.toBeInstanceOf(WorkerUnreachable)
+  })
+
+  it('tells how to point at a Worker that runs elsewhere when nothing answers', () => {
+    const hint = unreachableHint('nothing answers at http://localhost:8787/', 'http://localhost:<port>/')
+    expect(hint).toContain('npm run dev')
+    expect(hint).toContain('npm run simulate -- --url http://localhost:<port>/')
   })
 })
 

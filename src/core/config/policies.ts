@@ -173,10 +173,13 @@ function createCache() {
  * (a broken config must not de-index a site nor refuse visitors) and
  * disallows everything on staging and previews; the error is logged once.
  */
-export function createPolicies(input: ConfigInput, options: { log?: (message: string) => void } = {}): Policies {
+export function createPolicies(input: ConfigInput, options: { log?: (message: string) => void; warn?: (message: string) => void } = {}): Policies {
   const log = options.log ?? ((m: string) => console.error(m))
   const build = createBuilder(input)
   const checked = checkContexts(CHECK_CONTEXTS, build)
+  // Once per isolate: a consumer's `wrangler dev` shows what the template's `npm run dev` prints (a token merged from two groups, …).
+  const warn = options.warn ?? ((m: string) => console.warn(m))
+  for (const w of checked.warnings) warn(`robots-edge: warning: ${formatIssue(w)}`)
   const listed = checked.hosts === undefined ? undefined : new Set(checked.hosts)
   const cache = createCache()
   for (const [key, policy] of checked.built) if (listed === undefined || listed.has(policy.config.host) || policy.config.host === OTHER_HOSTS) cache.set(key, policy)

@@ -1,0 +1,27 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const out = mkdtempSync(join(tmpdir(), 'robots-edge-deploy-'))
+afterAll(() => rmSync(out, { recursive: true, force: true }))
+
+const dryRun = async (...extra: string[]) => {
+  const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' }
+  const { stdout, stderr } = await promisify(execFile)('node', ['scripts/deploy.mjs', '--dry-run', '--outdir', out, ...extra], { cwd: ROOT, env })
+  return stdout + stderr
+}
+
+describe('npm run deploy -- --dry-run', () => {
+  // Two wrangler deploys, each of a config with [env.staging]: wrangler's own warning would print once per Worker.
+  it('says once, not once per Worker, that no environment was named', { timeout: 120_000 }, async () => {
+    const log = await dryRun()
+    expect(log).not.toContain('Multiple environments are defined')
+    expect(log.match(/no --env given/g)).toHaveLength(1)
+    expect(log.match(/Total Upload/g)).toHaveLength(2)
+  })
+})
