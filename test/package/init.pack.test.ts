@@ -18,7 +18,7 @@ const apps = new Map<string, string>()
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'robots-edge-init-pack-'))
-  const tarball = await pack(dir)
+  const tarball = await pack()
   // A new Workers project has wrangler (init uses the app's own); the Hono app, hono.
   const [hono, worker] = await Promise.all([createApp('bare-hono-app', dir, tarball.file, ['hono@4.13.19', 'wrangler@4.86.0']), createApp('bare-worker-app', dir, tarball.file, ['wrangler@4.86.0'])])
   apps.set('bare-hono-app', hono).set('bare-worker-app', worker)

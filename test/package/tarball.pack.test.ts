@@ -48,7 +48,7 @@ async function rowsOf(app: RunningApp, sql: string, atLeast: number): Promise<Re
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'robots-edge-tarball-'))
-  tarball = await pack(dir)
+  tarball = await pack()
   // The plain Worker leaves hono to npm (a peer dependency, installed for it);
   // the Hono app depends on hono itself.
   const [workerApp, honoApp] = await Promise.all([createApp('worker-app', dir, tarball.file), createApp('hono-app', dir, tarball.file, ['hono@4.13.19'])])

@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib'
 import { Miniflare } from 'miniflare'
 import { unstable_readConfig } from 'wrangler'
 import { bundledWorker, LOCAL } from '../../dev/miniflare.ts'
+import { sharedBuild } from './shared-build.ts'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler')
@@ -36,12 +37,55 @@ export interface Tarball {
   readonly files: readonly string[]
 }
 
-/** `npm pack` (its prepack builds lib/) into `dir`. */
-export async function pack(dir: string): Promise<Tarball> {
+/** `npm pack` (its prepack builds lib/) into `dir`, with what npm said of it in `dir/tarball.json`. */
+async function packInto(dir: string): Promise<void> {
   const { stdout } = await run('npm', ['pack', '--pack-destination', dir, '--json'], { cwd: ROOT, env: consumerEnv(), timeout: 240_000, maxBuffer: 16 << 20 })
   const [info] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[]
   if (!info) throw new Error(`npm pack printed no package: ${stdout.slice(0, 500)}`)
-  return { file: join(dir, info.filename), size: info.size, unpackedSize: info.unpackedSize, files: info.files.map((f) => f.path) }
+  const tarball = { file: info.filename, size: info.size, unpackedSize: info.unpackedSize, files: info.files.map((f) => f.path) }
+  await writeFile(join(dir, 'tarball.json'), JSON.stringify(tarball))
+}
+
+async function packedIn(dir: string): Promise<Tarball | undefined> {
+  const text = await readFile(join(dir, 'tarball.json'), 'utf8').catch(() => undefined)
+  if (text === undefined) return undefined
+  const tarball = JSON.parse(text) as Tarball
+  return { ...tarball, file: join(dir, tarball.file) }
+}
+
+let packing: Promise<Tarball> | undefined
+
+/**
+ * The package as `npm pack` makes it from this checkout, packed once per
+ * change of what goes into it and shared by the tarball tests: packing runs
+ * the package build, which writes lib/, so two test files packing at once
+ * would also race on it.
+ */
+export function pack(): Promise<Tarball> {
+  packing ??= sharedBuild({
+    name: 'robots-edge-pack',
+    inputs: [
+      'src',
+      'types',
+      'public',
+      'migrations',
+      'bin',
+      'data',
+      'scripts/build-package.mjs',
+      'scripts/build-line-diff.mjs',
+      'tsconfig.build.json',
+      'package.json',
+      'README.md',
+      'CHANGELOG.md',
+      'LICENSE',
+    ],
+    // Longer than a pack (the package build included) takes on a loaded machine.
+    staleLockMs: 300_000,
+    build: packInto,
+    read: packedIn,
+  })
+  packing.catch(() => (packing = undefined))
+  return packing
 }
 
 /**
