@@ -10,6 +10,7 @@ import { print } from './print.ts'
 import { ranges } from './ranges.ts'
 import { report } from './report.ts'
 import { validate } from './validate.ts'
+import { verify } from './verify.ts'
 
 /** Options every command may be given; each command lists those it reads. */
 export type OptionName = 'host' | 'env' | 'config' | 'json' | 'since' | 'until' | 'agent' | 'category' | 'url' | 'remote' | 'fix' | 'fail-on' | 'snapshot' | 'snapshot-file' | 'yes' | 'dir'
@@ -134,6 +135,13 @@ export const commands: Readonly<Record<string, Command>> = {
     positionals: [1, 2],
     options: ['host', 'env', 'remote', 'url', 'json'],
     run: ({ positionals: [from = '', to], values }, io) => diff({ ...values, from, to, url: sourceUrl(values) }, io),
+  },
+  verify: {
+    usage: '<url> [--host H] [--env E]',
+    summary: "fetch the live /robots.txt and compare it with the config's, as RFC 9309 reads them; check the guard's answers; exit 1 on any difference",
+    positionals: [1, 1],
+    options: ['host', 'env', 'config', 'json'],
+    run: async ({ positionals: [url = ''], values }, io) => verify({ config: (await loadConfig(values.config)).input, url, host: values.host, env: values.env, json: values.json }, io),
   },
   ranges: {
     usage: '[--snapshot] [--snapshot-file FILE] [--env E] [--remote URL]',

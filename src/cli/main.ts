@@ -72,6 +72,7 @@ function usage(commands: Readonly<Record<string, Command>>): string[] {
 const HOST_HELP: Readonly<Record<string, string>> = {
   print: 'the request host (default: localhost)',
   check: "the request host (default: the URL's host, else localhost)",
+  verify: "the host whose rules are expected (default: the URL's host)",
 }
 
 /** A command's options as its help lists them: --url is listed as an alias where --remote names the Worker. */
@@ -103,7 +104,8 @@ function usageError(message: string, lines: string[], io: Io): number {
 
 /**
  * Parses argv and runs one command. Exit codes: 0 done, 1 the config or the
- * file has errors (or could not be loaded), 2 wrong arguments.
+ * file has errors (or could not be loaded), 2 wrong arguments; `verify`
+ * exits 1 when the live site differs and 2 when it cannot be reached.
  */
 export async function run(argv: readonly string[], io: Io, commands: Readonly<Record<string, Command>> = defaultCommands): Promise<number> {
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>
