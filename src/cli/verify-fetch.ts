@@ -57,8 +57,20 @@ export async function request(url: string, init: RequestInit, options: HttpOptio
   }
 }
 
-/** The first `maxBytes` of a body, and whether there was more; the rest is never read. */
-export async function readPrefix(response: Response, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+/**
+ * The first `maxBytes` of a body, and whether there was more; the rest is
+ * never read. A body that stops arriving ends with the request's timeout:
+ * Unreachable, as for no answer at all.
+ */
+export async function readPrefix(response: Response, maxBytes: number, url: string, timeoutMs: number = DEFAULT_TIMEOUT_MS): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  try {
+    return await readUpTo(response, maxBytes)
+  } catch (error) {
+    throw new Unreachable(`the body of ${url} did not arrive: ${reason(error, timeoutMs)}`)
+  }
+}
+
+async function readUpTo(response: Response, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const out = new Uint8Array(maxBytes)
   let size = 0
   if (response.body === null) return { bytes: out.subarray(0, 0), truncated: false }
@@ -97,7 +109,7 @@ export async function fetchRobotsTxt(origin: string, userAgent: string, options:
       try {
         next = new URL(location, url)
       } catch {
-        throw new Unreachable(`${url} redirects to ${JSON.stringify(location)}, which is no URL`)
+        throw new Unreachable(`${url} redirects to "${location}", which is no URL`)
       }
       if (redirects.length === MAX_REDIRECTS) {
         return { url: first, finalUrl: url, redirects, status: response.status, tooManyRedirects: true, text: null, truncated: false, etag: null }
@@ -112,7 +124,7 @@ export async function fetchRobotsTxt(origin: string, userAgent: string, options:
       await response.body?.cancel().catch(() => undefined)
       return { ...base, text: null, truncated: false }
     }
-    const { bytes, truncated } = await readPrefix(response, MAX_FILE_BYTES)
+    const { bytes, truncated } = await readPrefix(response, MAX_FILE_BYTES, url, options.timeoutMs)
     // The byte-order mark kept, so the text compares byte for byte; the parser skips it.
     return { ...base, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), truncated }
   }

@@ -138,10 +138,11 @@ export async function sendProbes(planned: readonly PlannedProbe[], base: URL, gu
   const refusalBytes = new TextEncoder().encode(guard.body).byteLength
   for (const probe of planned) {
     try {
-      const response = await request(new URL(probe.path, base).href, { headers: { 'User-Agent': probe.userAgent } }, options)
+      const url = new URL(probe.path, base).href
+      const response = await request(url, { headers: { 'User-Agent': probe.userAgent } }, options)
       let refused = false
       if (response.status === guard.status) {
-        const { bytes, truncated } = await readPrefix(response, Math.max(refusalBytes, PROBE_BODY_BYTES))
+        const { bytes, truncated } = await readPrefix(response, Math.max(refusalBytes, PROBE_BODY_BYTES), url, options.timeoutMs)
         refused = !truncated && new TextDecoder().decode(bytes) === guard.body
       } else await response.body?.cancel().catch(() => undefined)
       probes.push({ ...probe, status: response.status, refused, ok: refused === probe.expectRefused })

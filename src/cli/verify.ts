@@ -73,7 +73,7 @@ function differenceRows(comparison: FileComparison, style: Style): string[][] {
 
 function probeRow(p: Probe, style: Style): string[] {
   const expected = p.expectRefused ? 'refused' : 'not refused'
-  const got = p.status === null ? (p.error ?? 'no answer') : `${p.status}${p.refused ? ' (refused by the guard)' : ''}`
+  const got = p.status === null ? visible(p.error ?? 'no answer') : `${p.status}${p.refused ? ' (refused by the guard)' : ''}`
   const mode = p.mode === null ? 'people are never judged' : `${p.mode} mode, group ${p.group}`
   return [p.ok ? style.green('ok') : style.red('DIFFERS'), visible(p.agent), p.path, `${got}; expected ${expected}`, style.dim(mode)]
 }
@@ -109,7 +109,8 @@ export async function verify(options: VerifyOptions, io: Io): Promise<number> {
   } catch (error) {
     if (!(error instanceof Unreachable)) throw error
     if (options.json) printJson(io, { ok: false, error: error.message, url: origin.href, host, env })
-    else io.err(`robots-edge: ${error.message}. Nothing was compared.`)
+    // The message may quote a Location header: shown with its hidden characters as escapes.
+    else io.err(`robots-edge: ${visible(error.message)}. Nothing was compared.`)
     return VERIFY_EXIT.unchecked
   }
 
@@ -152,7 +153,7 @@ export async function verify(options: VerifyOptions, io: Io): Promise<number> {
 
   io.out(style.bold(`robots-edge verify ${origin.origin}`) + style.dim(` · rules of ${host} · ${env}`))
   io.out('')
-  const hops = fetched.redirects.map((r) => ` → ${r.status} ${r.location}`).join('')
+  const hops = fetched.redirects.map((r) => ` → ${r.status} ${visible(r.location)}`).join('')
   io.out(`${style.bold('robots.txt')}  ${fetched.url}${hops} · ${fetched.status}`)
   if (meaning !== null) io.out(`  ${style.red('DIFFERS')}  ${meaning}`)
   if (fetched.truncated) io.out(`  ${style.red('DIFFERS')}  longer than 500 KiB: crawlers may ignore the rest (RFC 9309 §2.5); the first 500 KiB were compared`)

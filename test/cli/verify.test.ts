@@ -116,6 +116,13 @@ describe('RFC 9309 §2.3.1: fetching robots.txt', () => {
     expect(io.text()).toContain('"ok": false')
     expect(io.text()).toContain('no answer within 0.3 s')
   })
+
+  it('a body that stops arriving: exit 2 once the time is up', async () => {
+    handler = (_req, res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).write('User-agent: *\n')
+    const { code, io } = await run(LOG, { timeoutMs: 300 })
+    expect(code).toBe(2)
+    expect(io.text()).toContain(`the body of ${site}/robots.txt did not arrive: no answer within 0.3 s`)
+  })
 })
 
 describe("the guard's answers", () => {
