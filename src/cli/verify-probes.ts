@@ -83,6 +83,9 @@ function probeFor(policy: Policy, entry: AgentEntry, token: string, base: URL): 
   return { agent: entry.uaNames[0]!, group: found.group, userAgent, path: found.path, mode: found.mode, expectRefused: found.mode === 'block' }
 }
 
+/** The crawlers tried first for the `*` group: the ones every site owner knows. */
+const WILDCARD_FIRST = ['bingbot', 'googlebot', 'applebot', 'gptbot', 'perplexitybot']
+
 const NOT_CLAIMABLE = 'no crawler of this group has published IP ranges: a request claiming one from here could not be told from the real crawler, and the report would count it against that crawler'
 
 /**
@@ -104,8 +107,9 @@ export function planProbes(policy: Policy, base: URL): { probes: PlannedProbe[];
     if (tokens.length === 0 || !group.rules.some((r) => r.type === 'disallow' && r.pattern !== '')) continue
     let probe: PlannedProbe | null = null
     if (tokens.includes('*')) {
-      // A crawler no group names answers to `*` (RFC 9309 §2.2.1).
-      for (const entry of byToken.values()) {
+      // A crawler no group names answers to `*` (RFC 9309 §2.2.1); one a site owner knows, first.
+      const known = WILDCARD_FIRST.flatMap((t) => byToken.get(t) ?? [])
+      for (const entry of new Set([...known, ...byToken.values()])) {
         if (policy.matcher.groupFor(entry.tokens) !== '*') continue
         probe = probeFor(policy, entry, '*', base)
         if (probe !== null && probe.group === '*') break

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { policyFor } from '../../src/cli/config.ts'
 import { verify } from '../../src/cli/verify.ts'
+import { BROWSER_UA, planProbes } from '../../src/cli/verify-probes.ts'
 import type { FetchedRobotsTxt } from '../../src/cli/verify-fetch.ts'
 import type { Probe, SkippedGroup } from '../../src/cli/verify-probes.ts'
 import { defineConfig, DEFAULTS, type ConfigInput } from '../../src/core/config/index.ts'
@@ -168,6 +169,45 @@ describe("the guard's answers", () => {
     expect(io.text()).toMatch(/DIFFERS\s+GPTBot\s+\/\s+200; expected refused\s+block mode, group gptbot/)
     expect(io.text()).toMatch(/ok\s+browser\s+\/\s+200; expected not refused/)
     expect(io.text()).toContain('1 difference: the live site is not what the config says.')
+  })
+})
+
+describe("which requests are planned, and what each should get (the guard's own decision)", () => {
+  const plan = (config: ConfigInput, env = 'production') => planProbes(policyFor(config, 'example.com', env).policy, new URL('https://example.com'))
+
+  it('one crawler per group that disallows something, with a disallowed path; the browser on the path a crawler should be refused', () => {
+    const { probes, skipped } = plan(
+      defineConfig({
+        rules: [
+          { userAgent: '*', allow: '/', disallow: ['/*.pdf$'] },
+          { userAgent: ['ClaudeBot', 'GPTBot'], disallow: '/', guard: 'block' },
+          { userAgent: 'CCBot', disallow: '/' },
+          { userAgent: 'Googlebot', allow: '/' },
+        ],
+      }),
+    )
+    expect(probes.map((p) => [p.agent, p.group, p.path, p.mode, p.expectRefused])).toEqual([
+      ['GPTBot', 'gptbot', '/', 'block', true],
+      // Bingbot: the first well-known crawler no group names.
+      ['bingbot', '*', '/x.pdf', 'log', false],
+      ['browser', null, '/', null, false],
+    ])
+    expect(probes.at(-1)?.userAgent).toBe(BROWSER_UA)
+    // CCBot's operator publishes no ranges; Googlebot's group disallows nothing, so it needs no request.
+    expect(skipped.map((s) => s.tokens)).toEqual([['ccbot']])
+  })
+
+  it('mode off: nothing is refused', () => {
+    const { probes } = plan(defineConfig({ rules: [{ userAgent: 'GPTBot', disallow: '/' }], guard: { mode: 'off' } }))
+    expect(probes.map((p) => [p.agent, p.mode, p.expectRefused])).toEqual([
+      ['GPTBot', 'off', false],
+      ['browser', null, false],
+    ])
+  })
+
+  it("staging serves disallow-all for *; the guard keeps each crawler's group mode", () => {
+    const { probes } = plan(defineConfig({ rules: [{ userAgent: 'bingbot', disallow: '/x/', guard: 'block' }] }), 'staging')
+    expect(probes[0]).toMatchObject({ agent: 'bingbot', group: '*', path: '/', mode: 'block', expectRefused: true })
   })
 })
 
