@@ -1,6 +1,7 @@
 import { identifyAgent, registry, type AgentEntry, type AgentIdentity } from '../core/agents/index.ts'
 import type { GuardMode, Policy } from '../core/config/index.ts'
 import { decide } from '../core/judge/judge.ts'
+import { REPORT_BASE } from '../core/report-base.ts'
 import { readPrefix, request, Unreachable, type HttpOptions } from './verify-fetch.ts'
 
 /** A person's browser: people are never judged, so the guard must let it through wherever it refuses a crawler. */
@@ -51,11 +52,17 @@ function claimable(entry: AgentEntry): boolean {
 /** A header that names the crawler as it names itself, and says who really sends it. */
 const claimOf = (entry: AgentEntry) => `Mozilla/5.0 (compatible; ${entry.uaNames[0]}/1.0; robots-edge-verify)`
 
-/** A path a disallow pattern matches: `*` as one character, a final `$` dropped (RFC 9309 §2.2.3). */
+/**
+ * A path a disallow pattern matches: `*` as one character, a final `$`
+ * dropped (RFC 9309 §2.2.3). None where the guard never judges: the
+ * report's prefix, /robots.txt.
+ */
 function samplePath(pattern: string): string | null {
   if (pattern === '') return null
-  const path = (pattern.endsWith('$') ? pattern.slice(0, -1) : pattern).replace(/\*+/g, 'x')
-  return path.startsWith('/') ? path : `/${path}`
+  const raw = (pattern.endsWith('$') ? pattern.slice(0, -1) : pattern).replace(/\*+/g, 'x')
+  const path = raw.startsWith('/') ? raw : `/${raw}`
+  if (path === '/robots.txt' || path === REPORT_BASE || path.startsWith(`${REPORT_BASE}/`)) return null
+  return path
 }
 
 /** The served disallow patterns of a token (every group naming it, merged as RFC 9309 §2.2.1 says). */

@@ -197,6 +197,11 @@ describe("which requests are planned, and what each should get (the guard's own 
     expect(skipped.map((s) => s.tokens)).toEqual([['ccbot']])
   })
 
+  it('never a path the guard leaves unjudged (the report, /robots.txt)', () => {
+    const { probes } = plan(defineConfig({ rules: [{ userAgent: 'GPTBot', disallow: ['/_robots/', '/robots.txt', '/admin/'], guard: 'block' }] }))
+    expect(probes[0]).toMatchObject({ agent: 'GPTBot', path: '/admin/', expectRefused: true })
+  })
+
   it('mode off: nothing is refused', () => {
     const { probes } = plan(defineConfig({ rules: [{ userAgent: 'GPTBot', disallow: '/' }], guard: { mode: 'off' } }))
     expect(probes.map((p) => [p.agent, p.mode, p.expectRefused])).toEqual([
