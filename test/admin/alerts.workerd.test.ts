@@ -21,6 +21,8 @@ const weirdbot: EventAgent = { tokens: ['weirdbot'], kind: 'bot', obeysRobotsTxt
 
 interface Received {
   readonly body: string
+  /** Whether the post could be cut short: the Worker gives each a timeout. */
+  readonly abortable: boolean
   readonly signature: string | null
   readonly contentType: string | null
 }
@@ -36,7 +38,13 @@ function receiver(answer: () => number = () => 200) {
     const request = new Request(input as RequestInfo, init as RequestInit)
     if (request.url !== HOOK) return new Response('offline', { status: 503 })
     const status = answer()
-    if (status === 200) received.push({ body: await request.text(), signature: request.headers.get('x-robots-edge-signature'), contentType: request.headers.get('content-type') })
+    if (status === 200)
+      received.push({
+        body: await request.text(),
+        abortable: (init as RequestInit | undefined)?.signal instanceof AbortSignal,
+        signature: request.headers.get('x-robots-edge-signature'),
+        contentType: request.headers.get('content-type'),
+      })
     return new Response(status === 200 ? 'ok' : 'busy', { status })
   })
   return received
@@ -130,6 +138,7 @@ describe("alerts through the admin Worker's cron", { timeout: 60_000 }, () => {
 
     for (const r of received) {
       expect(r.contentType).toBe('application/json')
+      expect(r.abortable).toBe(true)
       const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(r.signature ?? '') ?? []
       expect(v1).toBe(await expectedMac(t!, r.body))
       expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(300)
@@ -197,6 +206,22 @@ describe("alerts through the admin Worker's cron", { timeout: 60_000 }, () => {
     expect(received).toHaveLength(0)
     expect((await cron()).alerts).toMatchObject({ queued: 0, sent: 4, pending: 0 })
     expect(received).toHaveLength(4)
+  })
+
+  it("runs when the edge Worker's cron asks through the service binding, as the template does", async () => {
+    const received = receiver()
+    vi.spyOn(console, 'log').mockImplementation(() => {})
+    const worker = createAdminWorker(config)
+    const ctx = createExecutionContext()
+    const res = await worker.fetch!(new Request('https://robots-edge-admin.internal/__robots-edge/upkeep', { method: 'POST' }) as never, { ...env, ...SECRETS } as never, ctx)
+    await waitOnExecutionContext(ctx)
+    expect(((await res.json()) as { alerts: unknown }).alerts).toMatchObject({ queued: 4, sent: 4, pending: 0 })
+    expect(received).toHaveLength(4)
+  })
+
+  it('refuses an invalid `alerts` when the admin Worker starts, so the deploy fails', () => {
+    const bad = defineConfig({ rules: [{ userAgent: '*', disallow: '/admin/' }], alerts: { webhook: 'https://hooks.slack.com/services/T0/B0/XYZ' } })
+    expect(() => createAdminWorker(bad)).toThrow(/alerts\.webhook: is a URL/)
   })
 
   it('is off without `alerts` in the config: the line has no alerts field and nothing is posted', async () => {
