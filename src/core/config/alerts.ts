@@ -65,7 +65,9 @@ export function resolveAlerts(config: unknown): ResolvedAlerts | null {
   const errors: Issues = []
   checkAlerts(alerts, errors)
   if (errors.length > 0) throw new ConfigError(errors)
-  return { ...ALERT_DEFAULTS, ...(alerts as AlertsConfig) }
+  // A key written as `undefined` takes its default, as one left out does.
+  const set = Object.entries(alerts as AlertsConfig).filter(([, v]) => v !== undefined)
+  return { ...ALERT_DEFAULTS, ...Object.fromEntries(set) }
 }
 
 /** Hosts a webhook may be reached over plain http: a receiver on this machine, for `wrangler dev` and tests. */

@@ -20,6 +20,7 @@ describe('alerts in the config', () => {
   it('is off when absent, and fills in every default when set', () => {
     expect(resolveAlerts({ rules })).toBeNull()
     expect(resolveAlerts({ rules, alerts: {} })).toEqual(ALERT_DEFAULTS)
+    expect(resolveAlerts({ rules, alerts: { webhook: undefined, newClientRequests: undefined } })).toEqual(ALERT_DEFAULTS)
     expect(resolveAlerts({ rules, alerts: { webhook: 'SLACK_HOOK', spoofedRequests: 5 } })).toEqual({ ...ALERT_DEFAULTS, webhook: 'SLACK_HOOK', spoofedRequests: 5 })
   })
 
