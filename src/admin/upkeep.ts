@@ -9,9 +9,10 @@ import { alertsFor, runAlerts } from './alerts.ts'
 
 /**
  * The ledger's upkeep, what the cron runs: the operators' IP lists fetched
- * again, hourly counters rolled up and old rows pruned, and the counts that
+ * again, hourly counters rolled up and old rows pruned, the counts that
  * isolates left in KV (loss stashes, journal entries of held events) moved
- * into D1. It lives with the admin Worker, not the edge: none of it is on a
+ * into D1, then, when the config has `alerts`, the webhook alerts
+ * (src/admin/alerts.ts). It lives with the admin Worker, not the edge: none of it is on a
  * request's path, and the edge bundle, which every request runs, stays
  * small. The edge's cron hands it over through the service binding
  * (`UPKEEP_PATH`); the in-process forms (`createWorker`, `withRobotsEdge`,
