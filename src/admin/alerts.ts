@@ -88,7 +88,7 @@ function secretOf(env: unknown, name: string): string | undefined {
 }
 
 /** Posts queued messages, oldest first, until one fails: the rest wait for the next run rather than each waiting out a timeout. */
-async function deliver(db: D1Database, url: string, key: string, now: () => number): Promise<{ sent: number; failed: number; error?: string }> {
+async function deliver(db: D1Database, url: string, key: string, timeoutMs: number): Promise<{ sent: number; failed: number; error?: string }> {
   const { results } = await db.prepare('SELECT id, body FROM alert_outbox ORDER BY id LIMIT ?1').bind(POSTS_PER_RUN).all<{ id: number; body: string }>()
   let sent = 0
   for (const row of results) {
@@ -96,9 +96,9 @@ async function deliver(db: D1Database, url: string, key: string, now: () => numb
     try {
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', [SIGNATURE_HEADER]: await signWebhook(key, row.body, now()) },
+        headers: { 'Content-Type': 'application/json', [SIGNATURE_HEADER]: await signWebhook(key, row.body, Date.now()) },
         body: row.body,
-        signal: AbortSignal.timeout(POST_TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
       })
       await res.body?.cancel()
       if (!res.ok) error = `the webhook answered ${res.status}`
@@ -119,11 +119,12 @@ async function deliver(db: D1Database, url: string, key: string, now: () => numb
 }
 
 /**
- * One run: prune, decide and queue, post. A missing or unusable secret
+ * One run: prune, decide and queue, post (each post cut off after
+ * `options.timeoutMs`, default POST_TIMEOUT_MS). A missing or unusable secret
  * posts nothing and says so (in the cron's log line, once per run); what
  * was queued waits for it, and is counted as `pending`.
  */
-export async function runAlerts(env: unknown, db: D1Database, settings: ResolvedAlerts, now: number = Date.now()): Promise<AlertRun> {
+export async function runAlerts(env: unknown, db: D1Database, settings: ResolvedAlerts, now: number = Date.now(), options: { timeoutMs?: number } = {}): Promise<AlertRun> {
   const cutoff = now - ALERT_RETENTION_MS
   const [, pruned] = await db.batch([db.prepare('DELETE FROM alert_state WHERE checked_at < ?1').bind(cutoff), db.prepare('DELETE FROM alert_outbox WHERE created_at < ?1').bind(cutoff)])
   const dropped = pruned?.meta.changes ?? 0
@@ -135,7 +136,7 @@ export async function runAlerts(env: unknown, db: D1Database, settings: Resolved
       ? `no secret ${settings.webhook} (the webhook URL): nothing posted; set it with \`wrangler secret put ${settings.webhook}\``
       : (webhookUrlProblem(url, settings.webhook) ??
         (key === undefined ? `no secret ${settings.secret} (the signing key): nothing posted; set it with \`wrangler secret put ${settings.secret}\`` : undefined))
-  const result = problem === undefined ? await deliver(db, url!, key!, () => Date.now()) : { sent: 0, failed: 0, error: problem }
+  const result = problem === undefined ? await deliver(db, url!, key!, options.timeoutMs ?? POST_TIMEOUT_MS) : { sent: 0, failed: 0, error: problem }
   const left = await db.prepare('SELECT count(*) AS n FROM alert_outbox').first<{ n: number }>()
   return { queued, sent: result.sent, failed: result.failed, pending: left?.n ?? 0, dropped, ...(result.error === undefined ? {} : { error: result.error }) }
 }

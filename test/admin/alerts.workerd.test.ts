@@ -6,6 +6,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createAdminWorker, defineConfig, verifyWebhookSignature } from 'robots-edge'
+import { runAlerts } from '../../src/admin/alerts.ts'
+import { ALERT_DEFAULTS } from '../../src/core/config/alerts.ts'
 import type { EventAgent, JudgedRequest } from '../../src/core/events.ts'
 import { recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
 import { recordLoss } from '../../src/ledger/losses.ts'
@@ -191,6 +193,26 @@ describe("alerts through the admin Worker's cron", { timeout: 60_000 }, () => {
     expect(received).toHaveLength(4)
     expect((await cron()).alerts).toMatchObject({ queued: 0, sent: 0, pending: 0 })
     expect(received).toHaveLength(4)
+  })
+
+  it('cuts a post that hangs off after its timeout, counts it, and tries it again on the next run', async () => {
+    let hang = true
+    const posted: string[] = []
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input as RequestInfo, init as RequestInit)
+      if (!hang) {
+        posted.push(await request.text())
+        return new Response('ok')
+      }
+      // A receiver that never answers: only the Worker's timeout ends the wait.
+      return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)))
+    })
+    const hung = await runAlerts({ ...SECRETS }, db, ALERT_DEFAULTS, Date.now(), { timeoutMs: 200 })
+    expect(hung).toMatchObject({ queued: 4, sent: 0, failed: 1, pending: 4 })
+    expect(hung.error).toMatch(/^the post failed: TimeoutError: .*; retried on the next run$/)
+    hang = false
+    expect(await runAlerts({ ...SECRETS }, db, ALERT_DEFAULTS, Date.now(), { timeoutMs: 200 })).toMatchObject({ queued: 0, sent: 4, failed: 0, pending: 0 })
+    expect(posted).toHaveLength(4)
   })
 
   it('without the secrets, posts nothing, says so in the line and keeps the messages for when they are set', async () => {
