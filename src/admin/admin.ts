@@ -1,4 +1,6 @@
+import type { ConfigInput } from '../core/config/index.ts'
 import { UPKEEP_PATH } from '../core/report-base.ts'
+import { alertsFor } from './alerts.ts'
 import { createCoverageReader } from '../verify/store/coverage.ts'
 import { runUpkeep, upkeepHandler } from './upkeep.ts'
 import type { AdminBindings } from './env.ts'
@@ -10,11 +12,14 @@ import { createReportApp } from './routes.ts'
  * reached from the edge Worker (`createEdgeWorker`) through its
  * `ROBOTS_ADMIN` service binding. It reads the ledger the edge writes
  * (same D1 `DB`) and the operators' IP ranges the edge's cron keeps (same
- * KV `ROBOTS_KV`, for /_robots/api/verification). It needs no config: the
- * report reads the robots.txt versions the edge recorded.
+ * KV `ROBOTS_KV`, for /_robots/api/verification). The report needs no
+ * config (it reads the robots.txt versions the edge recorded); `config`,
+ * when given, is read for its `alerts` only, which the cron posts from here
+ * (an invalid `alerts` throws at start-up, so the deploy fails).
  *
- * Bindings: `DB`, `ROBOTS_KV`, `ROBOTS_ADMIN_TOKEN` (secret), and, for the
- * Analytics Engine report, `AE_ACCOUNT_ID`, `AE_API_TOKEN`, `AE_DATASET`.
+ * Bindings: `DB`, `ROBOTS_KV`, `ROBOTS_ADMIN_TOKEN` (secret), for the
+ * Analytics Engine report `AE_ACCOUNT_ID`, `AE_API_TOKEN`, `AE_DATASET`, and
+ * for alerts the secrets `alerts` names (`ROBOTS_ALERT_WEBHOOK`, `ROBOTS_ALERT_SECRET`).
  * Paths outside /_robots/ answer 404, but one: the edge Worker's cron asks
  * for the ledger's upkeep (IP lists, roll-ups, pruning, counts left in KV)
  * with a POST to UPKEEP_PATH, and a cron trigger here runs the same.
@@ -22,13 +27,17 @@ import { createReportApp } from './routes.ts'
  * @example
  * // src/workers/admin-worker.js (wrangler.admin.toml: name = "robots-edge-admin")
  * import { createAdminWorker } from 'robots-edge'
- * export default createAdminWorker()
+ * import config from '../../robots.config.ts'
+ * export default createAdminWorker(config)
  */
-export function createAdminWorker(): ExportedHandler<AdminBindings> {
+export function createAdminWorker(config?: ConfigInput): ExportedHandler<AdminBindings> {
+  // Checked once, at start-up, in the production context; the cron reads it again for its environment.
+  alertsFor(config, undefined)
+  const options = config === undefined ? {} : { config }
   // Its own IP-range loader: the edge's wiring (the recorder, Web Bot Auth) stays out of this bundle.
   const readCoverage = createCoverageReader()
   const app = createReportApp({ coverage: (c) => readCoverage(c.env, c.req.url) })
-  const upkeep = upkeepHandler()
+  const upkeep = upkeepHandler(options)
   return {
     fetch(request, env, ctx) {
       // The edge Worker's cron, through the service binding; never a client's (the edge forwards only /_robots/).
@@ -37,7 +46,7 @@ export function createAdminWorker(): ExportedHandler<AdminBindings> {
     },
     // A cron trigger on this Worker instead of the edge's runs the same upkeep.
     scheduled(_controller, env, ctx) {
-      ctx.waitUntil(runUpkeep(env))
+      ctx.waitUntil(runUpkeep(env, Date.now(), options))
     },
   }
 }

@@ -3,8 +3,7 @@
 import { Hono } from 'hono/tiny'
 import type { ConfigInput, Policies } from '../core/config/index.ts'
 import { forwardToAdmin, upkeepThroughAdmin } from '../edge/admin-forward.ts'
-import { inProcessReport } from './robots-edge.ts'
-import { runUpkeep } from '../admin/upkeep.ts'
+import { inProcessReport, inProcessUpkeep } from './robots-edge.ts'
 import { assembleEdge, createEdge, type AppEnv, type RecordFn, type ReportFactory, type Upkeep, type VerifyFn } from '../edge/edge.ts'
 import type { RobotsEdgeEnv } from '../edge/env.ts'
 import { cloudflareVerification } from '../edge/middleware/bot-guard.ts'
@@ -50,7 +49,7 @@ export function createApp(config: ConfigInput, deps: AppDeps = {}): Hono<AppEnv>
  * export default createWorker(config)
  */
 export function createWorker(config: ConfigInput, deps: AppDeps = {}): ExportedHandler<RobotsEdgeEnv> {
-  return standaloneWorker(config, deps, inProcessReport, runUpkeep)
+  return standaloneWorker(config, deps, inProcessReport, inProcessUpkeep(config))
 }
 
 /**
@@ -110,7 +109,7 @@ export function withRobotsEdge<Env = RobotsEdgeEnv, QueueMessage = unknown, CfHo
   if (handler === null || typeof handler !== 'object') {
     throw new TypeError("withRobotsEdge: the second argument must be a module Worker's handler, an object with fetch(), e.g. withRobotsEdge(config, { fetch: (request, env, ctx) => ... }).")
   }
-  const edge = createEdge(config, {}, inProcessReport, runUpkeep)
+  const edge = createEdge(config, {}, inProcessReport, inProcessUpkeep(config))
   const app = new Hono<AppEnv>()
   app.use(edge.middleware)
   app.all('*', (c) => {

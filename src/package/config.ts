@@ -5,6 +5,7 @@
  */
 export { defineConfig, ConfigError, type Exactly, type StrictConfigFunction } from '../core/config/index.ts'
 export type {
+  AlertsConfig,
   ConfigContext,
   ConfigFunction,
   ConfigInput,

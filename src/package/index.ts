@@ -27,6 +27,8 @@
  */
 export * from './config.ts'
 export { createAdminWorker } from '../admin/admin.ts'
+// For a webhook receiver: the check of the signature each alert carries.
+export { SIGNATURE_HEADER, verifyWebhookSignature } from '../core/http/webhook-signature.ts'
 export { createEdgeWorker, createWorker, withRobotsEdge, type AppDeps } from './app.ts'
 export type { AppEnv, RecordFn, VerifyFn } from '../edge/edge.ts'
 export type { RobotsEdgeEnv } from '../edge/env.ts'

@@ -2,10 +2,16 @@ import type { MiddlewareHandler } from 'hono'
 import { createReportApp } from '../admin/routes.ts'
 import { runUpkeep } from '../admin/upkeep.ts'
 import type { ConfigInput } from '../core/config/index.ts'
-import { createEdge, type AppEnv, type ReportFactory, type RobotsEdgeOptions, type ScheduledFn } from '../edge/edge.ts'
+import { createEdge, type AppEnv, type ReportFactory, type RobotsEdgeOptions, type ScheduledFn, type Upkeep } from '../edge/edge.ts'
 
 /** The report and dashboard served by the same Worker (`robotsEdge`, `createWorker`, `withRobotsEdge`). */
 export const inProcessReport: ReportFactory = (deps) => createReportApp(deps.coverage ? { coverage: deps.coverage } : {})
+
+/** The cron's upkeep run in the same Worker, with the config's `alerts` (checked when the cron reads them, and by `robots-edge validate`). */
+export const inProcessUpkeep =
+  (config: ConfigInput): Upkeep =>
+  (env) =>
+    runUpkeep(env, Date.now(), { config })
 
 /** The middleware, with the cron handler that belongs to it. */
 export type RobotsEdgeMiddleware = MiddlewareHandler<AppEnv> & {
@@ -40,6 +46,6 @@ export type RobotsEdgeMiddleware = MiddlewareHandler<AppEnv> & {
  * export default { fetch: app.fetch, scheduled: edge.scheduled }
  */
 export function robotsEdge(config: ConfigInput, options: RobotsEdgeOptions = {}): RobotsEdgeMiddleware {
-  const edge = createEdge(config, options, inProcessReport, runUpkeep)
+  const edge = createEdge(config, options, inProcessReport, inProcessUpkeep(config))
   return Object.assign(edge.middleware, { scheduled: edge.scheduled })
 }

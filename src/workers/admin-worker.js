@@ -1,4 +1,5 @@
 import { createAdminWorker } from 'robots-edge'
+import config from '../../robots.config.ts'
 
 // The template's admin Worker (wrangler.admin.toml): the report and the
 // dashboard under /_robots/, reached only through the edge Worker's
@@ -6,4 +7,5 @@ import { createAdminWorker } from 'robots-edge'
 // JavaScript, not TypeScript, on purpose: `wrangler dev` compares each
 // TypeScript entry's bindings with the one types/worker-configuration.d.ts (the
 // edge's), and would tell every `npm run dev` to re-run `wrangler types`.
-export default createAdminWorker()
+// The config is read for its `alerts` only, which this Worker's cron posts.
+export default createAdminWorker(config)

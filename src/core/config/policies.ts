@@ -1,3 +1,4 @@
+import { resolveAlerts } from './alerts.ts'
 import { canonicalHost, INVALID_HOST, OTHER_HOSTS } from './host.ts'
 import { noindexConflicts } from './noindex-conflicts.ts'
 import { buildPolicy, type Policy } from './policy.ts'
@@ -107,6 +108,10 @@ const keyOf = (context: ConfigContext) => `${context.env}\n${context.host}`
 /** Resolves and builds the config for each context; throws ConfigError on the first invalid one. */
 export function checkConfig(input: ConfigInput, contexts: readonly ConfigContext[] = CHECK_CONTEXTS): ConfigIssue[] {
   const { warnings, built } = checkContexts(contexts, createBuilder(input))
+  // `alerts` is read by the cron in the admin Worker, which checks it at
+  // start-up; here too (deploys, tests, the CLI), but not in createPolicies:
+  // the edge never reads it, and its bundle stays small.
+  for (const context of contexts) resolveAlerts(configFor(input, context))
   const unique = new Map(warnings.map((w) => [formatIssue(w), w]))
   // A noindex path robots.txt disallows is never seen (noindex-conflicts.ts); said once per distinct warning.
   for (const context of contexts) {

@@ -227,6 +227,31 @@ export interface RobotsConfig {
    * `[]` protects none.
    */
   protect?: readonly UserAgent[]
+  /**
+   * Posts a signed JSON message to a webhook (Slack, Discord or your own)
+   * when the cron finds a crawler turning: see `AlertsConfig`. Default: off.
+   */
+  alerts?: AlertsConfig
+}
+
+/**
+ * The cron's alerts. Only names of Worker secrets go here, never their
+ * values: a webhook URL is a credential (whoever holds it can post), and
+ * this file is committed.
+ *
+ * @example
+ * alerts: { webhook: 'ROBOTS_ALERT_WEBHOOK', newClientRequests: 500 }
+ * // then: wrangler secret put ROBOTS_ALERT_WEBHOOK; wrangler secret put ROBOTS_ALERT_SECRET
+ */
+export interface AlertsConfig {
+  /** The Worker secret holding the webhook URL (https; http only to localhost). Default: `'ROBOTS_ALERT_WEBHOOK'`. */
+  webhook?: string
+  /** The Worker secret holding the key each message is signed with (HMAC-SHA256). Default: `'ROBOTS_ALERT_SECRET'`. */
+  secret?: string
+  /** Requests within 7 days after which a new unidentified automated client is posted. Default: 100. */
+  newClientRequests?: number
+  /** Spoofed requests claiming one crawler, since the last message about it, that post again. Default: 100. */
+  spoofedRequests?: number
 }
 
 /** What a config function is called with: the request's host and the deployment's environment. */
