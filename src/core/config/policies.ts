@@ -199,8 +199,8 @@ export function createPolicies(input: ConfigInput, options: { log?: (message: st
     throw new ConfigError([
       {
         path: '(config)',
-        message: "is a function, but this Worker was built with ROBOTS_EDGE_CONFIG_CHECKED, which leaves out the validation a function's result needs for each new host.",
-        fix: 'Build and deploy with `npm run build` and `npm run deploy`, which define it for a config object only.',
+        message: 'is a function, which a Worker built with ROBOTS_EDGE_CONFIG_CHECKED cannot validate for each new host.',
+        fix: 'Use npm run build and npm run deploy: they define it for a config object only.',
       },
     ])
   }

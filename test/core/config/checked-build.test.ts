@@ -91,7 +91,7 @@ describe('a checked build of core/config', () => {
       thrown = error
     }
     expect(thrown).toBeInstanceOf(checked.module.ConfigError)
-    expect((thrown as Error).message).toMatch(/\(config\): is a function, but this Worker was built with ROBOTS_EDGE_CONFIG_CHECKED/)
+    expect((thrown as Error).message).toMatch(/\(config\): is a function, which a Worker built with ROBOTS_EDGE_CONFIG_CHECKED cannot validate/)
     // A validating build takes the same function.
     expect(plain.module.createPolicies(() => ({ rules: [{ userAgent: '*', allow: '/' }] }), { warn: () => {} }).get('a.test', 'production').text).toContain('User-agent: *')
   })
