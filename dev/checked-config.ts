@@ -11,6 +11,9 @@
 import { loadConfig } from '../src/cli/config.ts'
 import { createPolicies } from '../src/core/config/index.ts'
 
+/** The edge Worker's budget, gzip, as wrangler reports it: `npm run build` prints the bundle beside it, `npm run bench` fails above it. */
+export const BUNDLE_BUDGET_KIB = 64
+
 /** wrangler's `--define` arguments for the edge Worker of the config in `cwd`. */
 export async function checkedConfigDefines(cwd: string = process.cwd()): Promise<string[]> {
   let input: unknown
