@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { Miniflare } from 'miniflare'
 import { unstable_readConfig } from 'wrangler'
+import { checkedConfigDefines } from './checked-config.ts'
 import { ipRangeEntries } from './ip-ranges.ts'
 import { bundledWorker, LOCAL, migrationStatements } from './miniflare.ts'
 
@@ -68,14 +69,15 @@ export interface StartOptions {
 }
 
 /**
- * Bundles src/workers/edge-worker.ts (or `config`'s Worker) as `wrangler deploy` would
- * (offline, minified) into `outdir` (relative to the repository, or
+ * Bundles src/workers/edge-worker.ts (or `config`'s Worker) as `npm run deploy` would
+ * (offline, minified; the edge with checked-config.ts's defines) into `outdir` (relative to the repository, or
  * absolute). Returns the script's path.
  */
 export async function buildWorker(outdir: string, config = 'wrangler.toml'): Promise<string> {
   const dir = resolve(ROOT, outdir)
+  const defines = config === 'wrangler.toml' ? await checkedConfigDefines(ROOT) : []
   // wrangler from this checkout, not through npx: one process fewer per build.
-  await run(join(ROOT, 'node_modules', '.bin', 'wrangler'), ['deploy', '--dry-run', '-c', config, '--outdir', dir, '--minify'], { cwd: ROOT, env: OFFLINE, timeout: 120_000 })
+  await run(join(ROOT, 'node_modules', '.bin', 'wrangler'), ['deploy', '--dry-run', '-c', config, '--outdir', dir, '--minify', ...defines], { cwd: ROOT, env: OFFLINE, timeout: 120_000 })
   // The bundle is named after the entry module (edge-worker.js, admin-worker.js).
   const script = (await readdir(dir)).find((f) => f.endsWith('.js'))
   if (script === undefined) throw new Error(`wrangler wrote no bundle into ${outdir}`)

@@ -20,7 +20,13 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { register } from 'tsx/esm/api'
 import { experimental_readRawConfig, unstable_readConfig } from 'wrangler'
+
+// The edge Worker is bundled as `npm run build` measures it: for a config
+// object, checked here, without the validator (dev/checked-config.ts).
+register()
+const { checkedConfigDefines } = await import('../dev/checked-config.ts')
 
 const args = process.argv.slice(2)
 const envIndex = args.findIndex((a) => a === '--env' || a === '-e')
@@ -57,9 +63,11 @@ if (bound !== admin.name) {
   process.exit(1)
 }
 
+const edgeDefines = await checkedConfigDefines()
+
 if (args.includes('--dry-run')) {
   wrangler(['deploy', '-c', ADMIN, '--minify', ...deployArgs])
-  wrangler(['deploy', '-c', EDGE, '--minify', ...deployArgs])
+  wrangler(['deploy', '-c', EDGE, '--minify', ...edgeDefines, ...deployArgs])
   process.exit(0)
 }
 
@@ -116,7 +124,7 @@ function ensureNamespace(kv) {
  * copy sits beside the original, so every relative path in it (main, alias,
  * assets, migrations) means what it means there; it is removed afterwards.
  */
-function deploy(configPath, ids) {
+function deploy(configPath, ids, defines = []) {
   const { rawConfig } = experimental_readRawConfig({ config: configPath })
   const target = env ? rawConfig.env?.[env] : rawConfig
   if (!target) {
@@ -129,7 +137,7 @@ function deploy(configPath, ids) {
   try {
     writeFileSync(copy, JSON.stringify(rawConfig, null, 2))
     // Minified, as `npm run build` measures it against the 64 KiB budget.
-    wrangler(['deploy', '-c', copy, '--minify', ...deployArgs])
+    wrangler(['deploy', '-c', copy, '--minify', ...defines, ...deployArgs])
   } finally {
     rmSync(copy, { force: true })
   }
@@ -160,7 +168,7 @@ const ids = { db: db ? ensureDatabase(db) : undefined, kv: kv ? ensureNamespace(
 
 // The admin first: the edge's service binding must name a Worker that exists.
 deploy(ADMIN, ids)
-deploy(EDGE, ids)
+deploy(EDGE, ids, edgeDefines)
 
 const { ROBOTS_ADMIN_TOKEN: token } = ensureSecrets(ADMIN)
 ensureSecrets(EDGE)

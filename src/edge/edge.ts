@@ -162,16 +162,7 @@ export function assembleEdge(
 // Replaced at build time by wrangler (and most bundlers): "development"
 // under `wrangler dev`, "production" for deploy. Declared here because the
 // Workers runtime types do not declare Node's `process`.
-declare const process: { env: { NODE_ENV?: string } }
-
-/** Whether this bundle was built by `wrangler dev`; false wherever nothing replaced the expression. */
-function isDevelopment(): boolean {
-  try {
-    return process.env.NODE_ENV === 'development'
-  } catch {
-    return false
-  }
-}
+declare const process: { env: { NODE_ENV?: string } | null | undefined } | null | undefined
 
 /**
  * `wrangler dev` after an edit broke the config: rather than a runtime that
@@ -213,7 +204,12 @@ export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {},
       ...(options.verify === undefined ? { coverage: wiring.coverage } : {}),
     })
   } catch (error) {
-    if (error instanceof ConfigError && isDevelopment()) return brokenConfigEdge(error)
+    // Whether `wrangler dev` built this bundle; false wherever nothing replaced
+    // `process.env.NODE_ENV` and there is no such variable. Written inline, with
+    // no function around it, so that a production build folds it to false and
+    // leaves brokenConfigEdge out of the bundle.
+    if (error instanceof ConfigError && typeof process === 'object' && process !== null && typeof process.env === 'object' && process.env !== null && process.env.NODE_ENV === 'development')
+      return brokenConfigEdge(error)
     throw error
   }
   const { policies, middleware: edge } = assembled

@@ -7,5 +7,7 @@ import config from '../../robots.config.ts'
 // (src/workers/admin-worker.js) through the ROBOTS_ADMIN service binding, so the
 // report's code is not in the bundle every request runs. Built once per
 // isolate: a bad config throws here, at start-up, so the deploy fails and no
-// live request ever sees it.
+// live request ever sees it. `npm run build` and `npm run deploy` check a
+// config object before bundling instead, and leave the validator out
+// (dev/checked-config.ts); a config function is still checked here.
 export default createEdgeWorker(config)

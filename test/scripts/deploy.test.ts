@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -23,5 +23,9 @@ describe('npm run deploy -- --dry-run', () => {
     expect(log).not.toContain('Multiple environments are defined')
     expect(log.match(/no --env given/g)).toHaveLength(1)
     expect(log.match(/Total Upload/g)).toHaveLength(2)
+    // The edge as `npm run build` measures it: the template's config object was checked first, so no validator (dev/checked-config.ts).
+    const edge = readFileSync(join(out, 'edge-worker.js'), 'utf8')
+    expect(edge).toContain('robots.txt')
+    expect(edge).not.toContain('is not a product token')
   })
 })

@@ -7,7 +7,7 @@
  *
  * The bundles live in node_modules/.cache/robots-edge-test/<hash>, where the
  * hash covers every input of the build: src/, robots.config.ts, both wrangler
- * configs, tsconfig.json, package-lock.json (the bundled dependencies' versions). A change
+ * configs, tsconfig.json, package-lock.json (the bundled dependencies' versions), dev/checked-config.ts (the edge's defines). A change
  * to any of them builds afresh; nothing is ever served from a stale bundle.
  * Test files in parallel processes share one build: the first takes a lock
  * directory, the others wait for its result (or build their own copy if the
@@ -30,7 +30,7 @@ let pending: Promise<Bundles> | undefined
 export function builtWorkers(): Promise<Bundles> {
   pending ??= sharedBuild({
     name: 'robots-edge-test',
-    inputs: ['src', 'robots.config.ts', 'wrangler.toml', 'wrangler.admin.toml', 'tsconfig.json', 'package-lock.json'],
+    inputs: ['src', 'robots.config.ts', 'wrangler.toml', 'wrangler.admin.toml', 'tsconfig.json', 'package-lock.json', 'dev/checked-config.ts'],
     // Longer than two builds take on a loaded machine.
     staleLockMs: 180_000,
     build: async (dir) => {

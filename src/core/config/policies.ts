@@ -2,7 +2,7 @@ import { resolveAlerts } from './alerts.ts'
 import { canonicalHost, INVALID_HOST, OTHER_HOSTS } from './host.ts'
 import { noindexConflicts } from './noindex-conflicts.ts'
 import { buildPolicy, type Policy } from './policy.ts'
-import { configFor, DEFAULTS, indexableFor, resolveConfig } from './resolve.ts'
+import { configFor, DEFAULTS, indexableFor, resolveConfig, resolveValid } from './resolve.ts'
 import type { ConfigContext, ConfigInput, ResolvedConfig, RobotsConfig } from './types.ts'
 import { ConfigError, formatIssue, type ConfigIssue } from './validate.ts'
 
@@ -36,6 +36,22 @@ export const POLICY_CACHE_LIMIT = 256
 export const POLICY_CACHE_CHARACTERS = 1_000_000
 
 /**
+ * Set by the template's build and deploy (dev/checked-config.ts), and
+ * only for a config object that they have just validated in Node, with
+ * `--define ROBOTS_EDGE_CONFIG_CHECKED:true`: the edge Worker's bundle then
+ * leaves the validator out (validate*.ts, about 5 KiB of its 64 KiB gzip
+ * budget), since an object resolves the same for every host. Nothing else
+ * defines it: a consumer's Worker, `npm run dev`, the tests and the CLI
+ * validate at start-up as before, and a config function, whose result for a
+ * new host is only known at run time, is always validated there (a checked
+ * build refuses one at start-up). Each use is written as a `typeof` test so
+ * that esbuild folds it to a constant and drops the branch it rules out.
+ */
+declare const ROBOTS_EDGE_CONFIG_CHECKED: boolean | undefined
+/** The warnings createPolicies would log at start-up, as the checked build computed them (whole `robots-edge: warning: …` lines). */
+declare const ROBOTS_EDGE_CONFIG_WARNINGS: readonly string[] | undefined
+
+/**
  * Builds policies, sharing the work between hosts: a config object (or a
  * config function returning the same object again) resolves the same for
  * every host but for the host itself and whether it is indexable
@@ -47,10 +63,14 @@ export const POLICY_CACHE_CHARACTERS = 1_000_000
  */
 function createBuilder(input: ConfigInput) {
   const shared = new WeakMap<object, Map<string, { config: ResolvedConfig; warnings: ConfigIssue[]; indexable?: Policy }>>()
+  const resolve: typeof resolveConfig =
+    typeof ROBOTS_EDGE_CONFIG_CHECKED !== 'undefined' && ROBOTS_EDGE_CONFIG_CHECKED === true
+      ? (checked, context) => ({ config: resolveValid(checked as RobotsConfig, context), warnings: [] })
+      : resolveConfig
   return (context: ConfigContext): { policy: Policy; warnings: readonly ConfigIssue[] } => {
     const raw = configFor(input, context)
     if (typeof raw !== 'object' || raw === null) {
-      const resolved = resolveConfig(input, context)
+      const resolved = resolve(input, context)
       return { policy: buildPolicy(resolved.config), warnings: resolved.warnings }
     }
     let byEnv = shared.get(raw)
@@ -58,7 +78,7 @@ function createBuilder(input: ConfigInput) {
     let entry = byEnv.get(context.env)
     if (entry === undefined) {
       // Validates too: only a valid object is ever shared.
-      entry = resolveConfig(raw as RobotsConfig, context)
+      entry = resolve(raw as RobotsConfig, context)
       byEnv.set(context.env, entry)
     }
     const indexable = indexableFor(raw as RobotsConfig, context)
@@ -180,11 +200,21 @@ function createCache() {
  */
 export function createPolicies(input: ConfigInput, options: { log?: (message: string) => void; warn?: (message: string) => void } = {}): Policies {
   const log = options.log ?? ((m: string) => console.error(m))
+  if (typeof ROBOTS_EDGE_CONFIG_CHECKED !== 'undefined' && ROBOTS_EDGE_CONFIG_CHECKED === true && typeof input === 'function') {
+    throw new ConfigError([
+      {
+        path: '(config)',
+        message: 'is a function, which a Worker built with ROBOTS_EDGE_CONFIG_CHECKED cannot validate for each new host.',
+        fix: 'Use npm run build and npm run deploy: they define it for a config object only.',
+      },
+    ])
+  }
   const build = createBuilder(input)
   const checked = checkContexts(CHECK_CONTEXTS, build)
   // Once per isolate: a consumer's `wrangler dev` shows what the template's `npm run dev` prints (a token merged from two groups, …).
   const warn = options.warn ?? ((m: string) => console.warn(m))
   for (const w of checked.warnings) warn(`robots-edge: warning: ${formatIssue(w)}`)
+  for (const line of typeof ROBOTS_EDGE_CONFIG_WARNINGS === 'undefined' ? [] : ROBOTS_EDGE_CONFIG_WARNINGS) warn(line)
   const listed = checked.hosts === undefined ? undefined : new Set(checked.hosts)
   const cache = createCache()
   for (const [key, policy] of checked.built) if (listed === undefined || listed.has(policy.config.host) || policy.config.host === OTHER_HOSTS) cache.set(key, policy)
@@ -205,7 +235,7 @@ export function createPolicies(input: ConfigInput, options: { log?: (message: st
       } catch (error) {
         // In production, allow everything (a broken config must not de-index
         // the site); anywhere else, disallow everything, as staging always does.
-        const fallback = resolveConfig({ rules: { userAgent: '*', disallow: '' }, guard: { mode: 'off' } }, context).config
+        const fallback = resolveValid({ rules: { userAgent: '*', disallow: '' }, guard: { mode: 'off' } }, context)
         log(
           `robots-edge: config failed for host "${context.host}", env "${context.env}"; serving ${fallback.indexable ? 'allow-all' : 'disallow-all'} with the guard off.\n${(error as Error).message}`,
         )

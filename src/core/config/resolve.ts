@@ -152,8 +152,15 @@ export function resolveConfig(input: ConfigInput, context: ConfigContext): { con
   const raw = configFor(input, context)
   const { errors, warnings } = validateConfig(raw)
   if (errors.length > 0) throw new ConfigError(errors)
-  const c = raw as RobotsConfig
-  const config: ResolvedConfig = {
+  return { config: resolveValid(raw as RobotsConfig, context), warnings }
+}
+
+/**
+ * resolveConfig for a config validated already (by the build, see
+ * policies.ts `configChecked`): the same result, without the validator.
+ */
+export function resolveValid(c: RobotsConfig, context: ConfigContext): ResolvedConfig {
+  return {
     host: context.host,
     env: context.env,
     indexable: indexableFor(c, context),
@@ -184,5 +191,4 @@ export function resolveConfig(input: ConfigInput, context: ConfigContext): { con
     noindexMeta: c.noindexMeta === true,
     protect: (c.protect ?? DEFAULTS.protect).map((token) => token.toLowerCase()),
   }
-  return { config, warnings }
 }
