@@ -24,7 +24,7 @@ const ROOT_KEYS = [
   'protect',
 ] as const satisfies readonly (keyof RobotsConfig)[]
 const RULE_KEYS = ['userAgent', 'allow', 'disallow', 'crawlDelay', 'contentSignal', 'contentUsage', 'comment', 'other', 'guard'] as const satisfies readonly (keyof RuleConfig)[]
-const GUARD_KEYS = ['mode', 'status', 'body', 'headers', 'spoofed', 'exempt'] as const satisfies readonly (keyof GuardConfig)[]
+const GUARD_KEYS = ['mode', 'status', 'body', 'headers', 'spoofed', 'exempt', 'crawlDelay'] as const satisfies readonly (keyof GuardConfig)[]
 const SIGNAL_KEYS = ['search', 'aiInput', 'aiTrain'] as const satisfies readonly (keyof ContentSignal)[]
 type Exhaustive<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : Exclude<All, Listed>
 const exhaustive: [
@@ -190,6 +190,9 @@ function checkGuard(guard: unknown, out: Issues, warnings: Issues): void {
     out.push({ path: 'guard.spoofed', message: `${show(guard.spoofed)} is not an option.`, fix: "Use 'judge' or 'block'." })
   }
   if (guard.exempt !== undefined) checkExempt(guard.exempt, out, warnings)
+  if (guard.crawlDelay !== undefined && guard.crawlDelay !== 'measure' && guard.crawlDelay !== 'enforce') {
+    out.push({ path: 'guard.crawlDelay', message: `${show(guard.crawlDelay)} is not an option.`, fix: "Use 'measure' or 'enforce'." })
+  }
 }
 
 function checkSitemap(value: unknown, path: string, out: Issues): void {

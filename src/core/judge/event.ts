@@ -4,6 +4,25 @@ import type { EventAgent, GuardMode, JudgedRequest, Verification } from '../even
 import type { Verdict } from '../robots/index.ts'
 
 const MAX_PATH = 2048
+
+/** Per served model: its groups' Crawl-delay by lower-case token (`*` included), built once. */
+const delays = new WeakMap<object, Map<string, number>>()
+
+/** The Crawl-delay (seconds) of the served group `group`; undefined when it sets none. */
+export function crawlDelayOf(policy: Policy, group: string | null): number | undefined {
+  if (group === null) return undefined
+  let map = delays.get(policy.model)
+  if (map === undefined) {
+    map = new Map()
+    for (const g of policy.model.groups)
+      for (const r of g.other) {
+        const seconds = Number(r.value)
+        if (r.key.toLowerCase() === 'crawl-delay' && seconds > 0) for (const ua of g.userAgents) if (!map.has(ua.toLowerCase())) map.set(ua.toLowerCase(), seconds)
+      }
+    delays.set(policy.model, map)
+  }
+  return map.get(group)
+}
 const MAX_UA = 512
 
 /** The request.cf fields the ledger keeps (never the client IP). */
@@ -65,6 +84,8 @@ export function buildEvent(input: EventInput): JudgedRequest {
   if (country !== undefined) event.country = country
   if (asn !== undefined) event.asn = asn
   if (input.also !== undefined && input.also.length > 0) event.also = input.also
+  const delay = crawlDelayOf(input.policy, verdict.group)
+  if (delay !== undefined) event.crawlDelay = delay
   return event
 }
 
