@@ -1,6 +1,7 @@
 import { d1Of } from '../ledger/d1.ts'
 import { collectHeldLosses } from '../ledger/journal.ts'
-import { pruneLedger, rollUpCrawlDelay, rollUpLedger } from '../ledger/ledger.ts'
+import { rollUpCrawlDelay } from '../ledger/crawl-delay.ts'
+import { pruneLedger, rollUpLedger } from '../ledger/ledger.ts'
 import { collectStashedLosses } from '../ledger/losses.ts'
 import { kvOf } from '../verify/store/kv.ts'
 import { refreshIpRanges } from '../verify/store/ip-ranges.ts'

@@ -19,6 +19,7 @@ import { robotsTxt } from './middleware/robots-txt.ts'
 import { REPORT_BASE } from '../core/report-base.ts'
 import type { VerificationCoverage } from '../verify/coverage.ts'
 import { createWiring } from './wiring.ts'
+import { createPacer } from './crawl-delay.ts'
 
 /** The Hono environment of every robots-edge app: its bindings, and the verdict for later handlers. */
 export type AppEnv = { Bindings: RobotsEdgeEnv } & BotGuardEnv
@@ -132,13 +133,15 @@ export function assembleEdge(
     log?: ((line: string) => void) | undefined
     /** Verification coverage, handed to the report. */
     coverage?: (c: Context) => Promise<VerificationCoverage>
+    /** Crawl-delay enforcement (botGuard's `pace`). Default: none. */
+    pace?: ((c: Context, key: string, delayMs: number) => Promise<number>) | undefined
   },
 ): Omit<Edge, 'scheduled'> {
   const policies = createPolicies(config)
   const { record, verify, hold } = deps
   const ipSalt = (c: Context) => (c.env as RobotsEdgeEnv | undefined)?.IP_HASH_SALT
   const txt = robotsTxt({ policies, onFetch: recordRobotsFetch({ record, verify, ipSalt, hold }) })
-  const guard = botGuard({ policies, record, verify, ipSalt, hold, log: deps.log })
+  const guard = botGuard({ policies, record, verify, ipSalt, hold, log: deps.log, pace: deps.pace })
   const report = deps.report ? deps.report(deps.coverage ? { coverage: deps.coverage } : {}) : null
   const signals = responseSignals<AppEnv>({ policies, exclude: `${REPORT_BASE}/` })
   const serve = async (c: Context<AppEnv>, next: () => Promise<void>): Promise<Response | void> => {
@@ -209,6 +212,7 @@ export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {},
       verify: options.verify ?? wiring.verify,
       report: options.report === false ? undefined : report,
       log: options.log,
+      pace: createPacer(options.warn ?? ((message: string) => console.warn(message))),
       // What this isolate's IP-range loader holds: only meaningful when it verifies.
       ...(options.verify === undefined ? { coverage: wiring.coverage } : {}),
     })

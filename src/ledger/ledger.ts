@@ -7,7 +7,7 @@
 import type { JudgedRequest } from '../core/events.ts'
 import { writeToAnalyticsEngine } from './analytics-engine.ts'
 import type { RequestClass } from './classes.ts'
-import { crawlTimesStatement } from './crawl-delay.ts'
+import { crawlTimesStatement } from './crawl-times.ts'
 import {
   INSERT_GROUPS,
   INSERT_RAW,
@@ -29,7 +29,6 @@ import { previousAllowed } from './versions.ts'
 export { recordRobotsVersion, type Deployment } from './versions.ts'
 export { pruneLedger, type PruneOptions, type PruneResult } from './prune.ts'
 export { rollUpLedger, type RollUpOptions, type RollUpResult } from './rollup.ts'
-export { rollUpCrawlDelay } from './crawl-delay.ts'
 
 /**
  * Events per set of statements. Each statement binds one JSON string of them
