@@ -13,14 +13,14 @@ export function createPacer(warn: (message: string) => void): (c: Context, key: 
   return async (c, key, delayMs) => {
     const gates = (c.env as RobotsEdgeEnv | undefined)?.CRAWL_DELAY
     if (!gates) {
-      if (!warned) warn('robots-edge: guard.crawlDelay is "enforce" but there is no Durable Object binding "CRAWL_DELAY", so Crawl-delay is measured, not enforced (see the README).')
+      if (!warned) warn('robots-edge: guard.crawlDelay is "enforce" but no Durable Object binding "CRAWL_DELAY": measured, not enforced.')
       warned = true
       return 0
     }
     try {
       return Number(await (await gates.get(gates.idFromName(key)).fetch(`https://gate/?d=${delayMs}`)).text()) || 0
     } catch (error) {
-      console.error('robots-edge: Crawl-delay check failed, request passed', error)
+      console.error('robots-edge: Crawl-delay unchecked', error)
       return 0
     }
   }

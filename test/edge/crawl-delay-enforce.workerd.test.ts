@@ -94,6 +94,6 @@ describe("guard: { crawlDelay: 'enforce' }", () => {
     const h = host()
     for (let i = 0; i < 3; i++) expect((await get(`http://${h}/${i}`, BINGBOT, rest)).status).toBe(200)
     const lines = warn.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('CRAWL_DELAY'))
-    expect(lines).toEqual(['robots-edge: guard.crawlDelay is "enforce" but there is no Durable Object binding "CRAWL_DELAY", so Crawl-delay is measured, not enforced (see the README).'])
+    expect(lines).toEqual(['robots-edge: guard.crawlDelay is "enforce" but no Durable Object binding "CRAWL_DELAY": measured, not enforced.'])
   })
 })

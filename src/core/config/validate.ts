@@ -186,13 +186,14 @@ function checkGuard(guard: unknown, out: Issues, warnings: Issues): void {
       }
     }
   }
-  if (guard.spoofed !== undefined && guard.spoofed !== 'judge' && guard.spoofed !== 'block') {
-    out.push({ path: 'guard.spoofed', message: `${show(guard.spoofed)} is not an option.`, fix: "Use 'judge' or 'block'." })
+  // Options of two values each, checked alike.
+  for (const [key, a, b] of [
+    ['spoofed', 'judge', 'block'],
+    ['crawlDelay', 'measure', 'enforce'],
+  ] as const) {
+    if (guard[key] !== undefined && guard[key] !== a && guard[key] !== b) out.push({ path: `guard.${key}`, message: `${show(guard[key])} is not an option.`, fix: `Use '${a}' or '${b}'.` })
   }
   if (guard.exempt !== undefined) checkExempt(guard.exempt, out, warnings)
-  if (guard.crawlDelay !== undefined && guard.crawlDelay !== 'measure' && guard.crawlDelay !== 'enforce') {
-    out.push({ path: 'guard.crawlDelay', message: `${show(guard.crawlDelay)} is not an option.`, fix: "Use 'measure' or 'enforce'." })
-  }
 }
 
 function checkSitemap(value: unknown, path: string, out: Issues): void {

@@ -5,23 +5,21 @@ import type { Verdict } from '../robots/index.ts'
 
 const MAX_PATH = 2048
 
-/** Per served model: its groups' Crawl-delay by lower-case token (`*` included), built once. */
+/** Per policy's config: its groups' Crawl-delay by lower-case token (`*` included), built once. */
 const delays = new WeakMap<object, Map<string, number>>()
 
-/** The Crawl-delay (seconds) of the served group `group`; undefined when it sets none. */
+/**
+ * The Crawl-delay (seconds) of the served group `group`; undefined when it
+ * sets none, and where the deployment serves disallow-all (no delay in that file).
+ */
 export function crawlDelayOf(policy: Policy, group: string | null): number | undefined {
-  if (group === null) return undefined
-  let map = delays.get(policy.model)
+  const { config } = policy
+  let map = delays.get(config.rules)
   if (map === undefined) {
-    map = new Map()
-    for (const g of policy.model.groups)
-      for (const r of g.other) {
-        const seconds = Number(r.value)
-        if (r.key.toLowerCase() === 'crawl-delay' && seconds > 0) for (const ua of g.userAgents) if (!map.has(ua.toLowerCase())) map.set(ua.toLowerCase(), seconds)
-      }
-    delays.set(policy.model, map)
+    delays.set(config.rules, (map = new Map()))
+    for (const rule of config.rules) for (const ua of rule.userAgent) if (rule.crawlDelay) map.set(ua.toLowerCase(), rule.crawlDelay)
   }
-  return map.get(group)
+  return config.indexable ? map.get(group!) : undefined
 }
 const MAX_UA = 512
 

@@ -203,16 +203,16 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
     c.set('robotsJudgment', judgment)
     c.set('robotsVerdict', judgment)
     await keep(c, event, policy)
-    // Too early: 429 with Retry-After (RFC 9110 §10.2.3) and the RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10 §3, §4): one request per delay.
-    if (wait) {
-      return new Response(`Too early: this site's robots.txt asks your crawler to wait ${event.crawlDelay} s between requests (Crawl-delay).\n`, {
-        status: 429,
-        headers: { 'Retry-After': `${wait}`, 'RateLimit-Policy': `"crawl-delay";q=1;w=${Math.ceil(event.crawlDelay!)}`, RateLimit: `"crawl-delay";r=0;t=${wait}`, 'Cache-Control': 'no-store' },
-      })
-    }
     if (judgment.action === 'block') {
-      if (onBlock) return onBlock(c, judgment, policy)
-      const { status, body, headers } = policy.config.guard
+      if (onBlock && !wait) return onBlock(c, judgment, policy)
+      // Too early: 429 with Retry-After (RFC 9110 §10.2.3) and the RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10 §3, §4): one request per delay.
+      const { status, body, headers } = wait
+        ? {
+            status: 429,
+            body: `Too early: wait ${event.crawlDelay} s between requests (this site's Crawl-delay).\n`,
+            headers: { 'Retry-After': `${wait}`, 'RateLimit-Policy': `"crawl-delay";q=1;w=${Math.ceil(event.crawlDelay!)}`, RateLimit: `"crawl-delay";r=0;t=${wait}` },
+          }
+        : policy.config.guard
       return new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } })
     }
     return next()
