@@ -4,9 +4,9 @@
 // host and agent); on-time requests, unverified claims and agents whose
 // group sets no delay pass; without the binding, one line says so and
 // everything passes.
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
+import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createWorker, defineConfig, type RobotsEdgeEnv, type Verification } from 'robots-edge'
+import { CrawlDelayGate, createWorker, defineConfig, type RobotsEdgeEnv, type Verification } from 'robots-edge'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
 
 const BINGBOT = 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)'
@@ -95,5 +95,27 @@ describe("guard: { crawlDelay: 'enforce' }", () => {
     for (let i = 0; i < 3; i++) expect((await get(`http://${h}/${i}`, BINGBOT, rest)).status).toBe(200)
     const lines = warn.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('CRAWL_DELAY'))
     expect(lines).toEqual(['robots-edge: guard.crawlDelay is "enforce" but no Durable Object binding "CRAWL_DELAY": measured, not enforced.'])
+  })
+
+  it('keeps the time of a delay over 10 s in storage, so a restarted object still refuses; a shorter one in memory only', async () => {
+    const gates = (env as RobotsEdgeEnv).CRAWL_DELAY!
+    const ask = (gate: CrawlDelayGate, delayMs: number) => gate.fetch(new Request(`https://gate/?d=${delayMs}`)).text()
+    const long = gates.get(gates.idFromName(`long-${Date.now()}`))
+    const stored = await runInDurableObject(long, async (gate: CrawlDelayGate, state) => {
+      expect(await ask(gate, 30_000)).toBe('0')
+      // A new instance over the same storage: what the object is after an eviction or a deploy.
+      const restarted = new CrawlDelayGate(state)
+      await state.blockConcurrencyWhile(async () => {})
+      return { last: await state.storage.get<number>('last'), answer: await ask(restarted, 30_000) }
+    })
+    expect(typeof stored.last).toBe('number')
+    expect(Number(stored.answer)).toBeGreaterThan(0)
+    const short = gates.get(gates.idFromName(`short-${Date.now()}`))
+    const kept = await runInDurableObject(short, async (gate: CrawlDelayGate, state) => {
+      expect(await ask(gate, 5_000)).toBe('0')
+      expect(Number(await ask(gate, 5_000))).toBeGreaterThan(0)
+      return state.storage.get<number>('last')
+    })
+    expect(kept).toBeUndefined()
   })
 })
