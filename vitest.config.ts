@@ -115,6 +115,8 @@ export default defineConfig({
             miniflare: {
               bindings: { TEST_MIGRATIONS: migrations, ROBOTS_ADMIN_TOKEN: 'test-admin-token', IP_HASH_SALT: 'test-salt' },
               serviceBindings: { ROBOTS_ADMIN: adminEcho },
+              // Crawl-delay enforcement's gates (the entry exports the class), for test/edge/crawl-delay-enforce.workerd.test.ts.
+              durableObjects: { CRAWL_DELAY: { className: 'CrawlDelayGate', useSQLite: true } },
             },
           }),
         ],

@@ -1,4 +1,5 @@
 import { runBundleBench } from './bundle.ts'
+import { runCrawlDelayBench } from './crawl-delay.ts'
 import { runGuardBench } from './guard.ts'
 import { printIdentifyBench, runIdentifyBench } from './identify.ts'
 import { runPoliciesBench } from './policies.ts'
@@ -30,6 +31,8 @@ if (only === 'identify') {
   if (!runPoliciesBench()) failed.push('policies')
 } else if (only === 'guard') {
   if (!runGuardBench()) failed.push('guard')
+} else if (only === 'crawl-delay') {
+  if (!(await runCrawlDelayBench())) failed.push('Crawl-delay')
 } else {
   if (only !== 'robots' && !runBundleBench().pass) failed.push('bundle')
   if (only !== 'bundle' && !runRobotsBench()) failed.push('robots')
@@ -40,6 +43,7 @@ if (only === undefined) {
   await identifyPart()
   if (!runWebBotAuthBench()) failed.push('Web Bot Auth')
   if (!(await runWorkerBench())) failed.push('Worker')
+  if (!(await runCrawlDelayBench())) failed.push('Crawl-delay')
 }
 if (failed.length > 0) {
   console.log(`\nFAIL: goals missed (${failed.join(', ')})`)

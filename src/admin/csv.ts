@@ -35,6 +35,11 @@ const HEADER = [
   // Appended, so columns read by position keep their place. For a `pending` agent: from when its disallowed requests count, and on which host.
   'pending_until',
   'pending_host',
+  // Appended: the Crawl-delay of its group (seconds), its requests under it, the early ones, and the verdict line's verdict.
+  'crawl_delay_seconds',
+  'crawl_delay_requests',
+  'crawl_delay_early',
+  'crawl_delay_verdict',
 ] as const
 
 /** Characters a spreadsheet reads as the start of a formula (OWASP's list: = + - @, tab, carriage return). */
@@ -96,6 +101,10 @@ export function toCsv(report: Report): string {
       time(a.lastSeen),
       time(e.pendingUntil),
       e.pendingHost,
+      a.crawlDelay?.seconds ?? null,
+      a.crawlDelay?.requests ?? null,
+      a.crawlDelay?.early ?? null,
+      a.crawlDelay?.verdict ?? null,
     ])
   }
   const claims = (section: string, verdict: string) => (s: SpoofReport) => {
@@ -123,6 +132,10 @@ export function toCsv(report: Report): string {
       null,
       null,
       time(s.lastSeen),
+      null,
+      null,
+      null,
+      null,
       null,
       null,
     ])

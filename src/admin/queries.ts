@@ -8,9 +8,9 @@
 import { COUNTED_CLASSES, COUNTED_SQL, GRACE_MS } from '../ledger/classes.ts'
 import { SAMPLE_BUDGET } from '../ledger/rollups.ts'
 import { describeCoverage, planRange, type RangePlan } from './coverage.ts'
+import { getCrawlDelays } from './crawl-delay.ts'
 import { buildReport } from './report.ts'
 import type { AgentInfo, CounterRow, GraceWindowRow, GroupUse, PathRow, Report, ReportFilter, RuleCount, TimelineBin } from './types.ts'
-
 export { getAgentRequests, MAX_PAGE } from './samples.ts'
 
 type Bound = string | number | null
@@ -216,7 +216,9 @@ export async function getReport(db: D1Database, filter: ReportFilter, opts: GetR
     budgetPerHour: SAMPLE_BUDGET,
     otherPaths: paths.filter((p) => p.path === '' && (COUNTED_CLASSES as readonly string[]).includes(p.cls)).reduce((n, p) => n + p.requests, 0),
   })
+  const crawlDelays = await getCrawlDelays(db, filter)
   return buildReport({
+    crawlDelays,
     filter,
     source: 'd1',
     agents,

@@ -9,6 +9,7 @@ import { compileRobotsTxt, type RobotsMatcher } from '../core/robots/index.ts'
 import { GRACE_MS, isCounted } from '../ledger/classes.ts'
 import type { AgentEvidence, AgentInfo, AgentReport, CounterRow, GraceWindow, PathCount, Report, ReportInput, SpoofReport, ViolationClass } from './types.ts'
 import { COMPLIANCE_ORDER, complianceFor, pendingEnd, THRESHOLDS } from './compliance.ts'
+import { withCrawlDelays } from './crawl-delay-verdict.ts'
 
 export { GRACE_MS }
 export { MIN_JUDGED_REQUESTS, complianceFor } from './compliance.ts'
@@ -143,7 +144,10 @@ export function buildReport(input: ReportInput): Report {
   const windows = new Map<string, GraceWindow[]>()
   for (const { agentKey, ...w } of input.graceWindows ?? []) getOr(windows, agentKey, () => []).push(w)
 
-  const judged = [...sides.real].map(([key, t]) => toAgentReport(key, t, info.get(key), examples.get(`real\n${key}`), restricted.has(key), windows.get(key) ?? []))
+  const judged = withCrawlDelays(
+    [...sides.real].map(([key, t]) => toAgentReport(key, t, info.get(key), examples.get(`real\n${key}`), restricted.has(key), windows.get(key) ?? [])),
+    input.crawlDelays,
+  )
   const agents = judged.filter((a) => a.kind !== 'tool').sort(worstFirst)
   const tools = judged.filter((a) => a.kind === 'tool').sort(worstFirst)
   const claims = (side: 'spoofed' | 'unchecked') =>

@@ -145,6 +145,8 @@ export interface ReportInput {
   readonly timeline: readonly TimelineBin[]
   readonly timelineBin: number
   readonly coverage: Coverage
+  /** Crawl-delay counts per agent; default none. */
+  readonly crawlDelays?: readonly CrawlDelayRow[]
 }
 
 export interface AgentEvidence {
@@ -200,6 +202,38 @@ export interface AgentReport {
   readonly evidence: AgentEvidence
   /** Its last request or robots.txt fetch in the range. */
   readonly lastSeen: number | null
+  /** How its requests kept the Crawl-delay of its group (src/admin/crawl-delay.ts); absent when its groups set none. */
+  readonly crawlDelay?: CrawlDelayReport
+}
+
+/** The Crawl-delay verdict: a line of its own beside the robots.txt verdict. */
+export type CrawlDelayVerdict = 'ignores Crawl-delay' | 'keeps Crawl-delay' | 'not enough data'
+
+/**
+ * An agent's requests under a Crawl-delay (a robots.txt extension, not in
+ * RFC 9309), over the report's whole UTC days, all hosts together.
+ */
+export interface CrawlDelayReport {
+  /** The longest delay in force, in seconds. */
+  readonly seconds: number
+  /** Its requests (robots.txt fetches included) to hosts whose group for it sets a delay. */
+  readonly requests: number
+  /** Those that came sooner than the delay after its previous request to the same host. */
+  readonly early: number
+  /** Recorded too late to be measured (after a later request was rolled up): counted in `requests`, never early. */
+  readonly late: number
+  readonly verdict: CrawlDelayVerdict
+  /** The verdict line, e.g. "ignores Crawl-delay (41% of requests early)". */
+  readonly reason: string
+}
+
+/** Crawl-delay counts of one agent, as the queries load them. */
+export interface CrawlDelayRow {
+  readonly agentKey: string
+  readonly delayMs: number
+  readonly requests: number
+  readonly early: number
+  readonly late: number
 }
 
 /**

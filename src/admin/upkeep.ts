@@ -1,6 +1,7 @@
 import type { ConfigInput } from '../core/config/index.ts'
 import { d1Of } from '../ledger/d1.ts'
 import { collectHeldLosses } from '../ledger/journal.ts'
+import { rollUpCrawlDelay } from '../ledger/crawl-delay.ts'
 import { pruneLedger, rollUpLedger } from '../ledger/ledger.ts'
 import { collectStashedLosses } from '../ledger/losses.ts'
 import { kvOf } from '../verify/store/kv.ts'
@@ -67,7 +68,7 @@ export async function runUpkeep(env: unknown, now: number = Date.now(), options:
     const database = d1Of(env)
     const missing = (binding: string) => Promise.reject(new Error(`no ${binding} binding`))
     // Roll the hourly counters up first: pruning keeps hourly rows until they are.
-    const ledger = async (d: D1Database) => ({ rollUp: await rollUpLedger(d, { now }), ...(await pruneLedger(d, { now })) })
+    const ledger = async (d: D1Database) => ({ rollUp: await rollUpLedger(d, { now }), crawlDelay: await rollUpCrawlDelay(d, { now }), ...(await pruneLedger(d, { now })) })
     const [refresh, prune, losses] = await Promise.allSettled([
       settle(() => (kv ? refreshIpRanges(kv) : missing('ROBOTS_KV'))),
       settle(() => (database ? ledger(database) : missing('DB'))),

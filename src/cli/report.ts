@@ -88,7 +88,13 @@ function table(
 function verdictText(a: AgentReport, style: Style): string {
   const paint =
     a.verdict === 'ignores robots.txt' ? style.red : a.verdict === 'isolated violations' ? style.yellow : a.verdict === 'pending' ? style.cyan : a.verdict === 'complies' ? style.green : style.dim
-  return `${paint(a.verdict)}: ${a.reason}`
+  // The Crawl-delay verdict is a line of its own, after the robots.txt one (src/admin/crawl-delay-verdict.ts).
+  const delay = a.crawlDelay
+  const line =
+    delay === undefined
+      ? ''
+      : `; ${delay.verdict === 'ignores Crawl-delay' ? style.red(delay.reason) : delay.verdict === 'keeps Crawl-delay' ? style.green(delay.reason) : style.dim(delay.reason)} (${delay.seconds} s)`
+  return `${paint(a.verdict)}: ${a.reason}${line}`
 }
 
 /** Registry ids of the agents whose operator publishes IP ranges: the only ones a Verified share is measured for. */

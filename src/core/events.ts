@@ -93,4 +93,11 @@ export interface JudgedRequest {
    * verdict of them all. Absent when the header names one crawler.
    */
   readonly also?: readonly string[]
+  /**
+   * Seconds of `Crawl-delay` in the group that applied (`group`), as served;
+   * absent when that group sets none. Crawl-delay is no part of RFC 9309: an
+   * extension Bing and Yandex read (Google ignores it). The ledger measures
+   * the spacing of an agent's requests against it (src/ledger/crawl-delay.ts).
+   */
+  readonly crawlDelay?: number
 }

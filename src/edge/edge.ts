@@ -17,8 +17,9 @@ import { botGuard, recordRobotsFetch, type BotGuardEnv, type RecordFn } from './
 import { responseSignals } from './middleware/response-signals.ts'
 import { robotsTxt } from './middleware/robots-txt.ts'
 import { REPORT_BASE } from '../core/report-base.ts'
-import type { VerificationCoverage } from '../verify/coverage.ts'
+import type { IpRangeLoader } from '../verify/store/ip-range-loader.ts'
 import { createWiring } from './wiring.ts'
+import { createPacer } from './crawl-delay.ts'
 
 /** The Hono environment of every robots-edge app: its bindings, and the verdict for later handlers. */
 export type AppEnv = { Bindings: RobotsEdgeEnv } & BotGuardEnv
@@ -56,10 +57,10 @@ export interface RobotsEdgeOptions {
   warn?: (message: string) => void
 }
 
-/** What a report needs from the edge: verification coverage, when the edge verifies with the IP ranges. */
+/** What a report needs from the edge: the IP-range loader it verifies with, when it does. */
 export interface ReportDeps {
-  /** Verification coverage for /_robots/api/verification; without it that route is a 404. */
-  coverage?: (c: Context) => Promise<VerificationCoverage>
+  /** The isolate's IP ranges, for verification coverage at /_robots/api/verification; without it that route is a 404. */
+  ipRanges?: IpRangeLoader
 }
 
 /** Builds the report's handler once per isolate; it serves every path under /_robots/. */
@@ -130,16 +131,18 @@ export function assembleEdge(
     /** Serves /_robots and everything under it. Default: none (those paths go on like any other). */
     report?: ReportFactory | undefined
     log?: ((line: string) => void) | undefined
-    /** Verification coverage, handed to the report. */
-    coverage?: (c: Context) => Promise<VerificationCoverage>
+    /** The IP-range loader `verify` reads, handed to the report for verification coverage. */
+    ipRanges?: IpRangeLoader
+    /** Crawl-delay enforcement (botGuard's `pace`). Default: none. */
+    pace?: ((c: Context, key: string, delayMs: number) => Promise<number>) | undefined
   },
 ): Omit<Edge, 'scheduled'> {
   const policies = createPolicies(config)
   const { record, verify, hold } = deps
   const ipSalt = (c: Context) => (c.env as RobotsEdgeEnv | undefined)?.IP_HASH_SALT
   const txt = robotsTxt({ policies, onFetch: recordRobotsFetch({ record, verify, ipSalt, hold }) })
-  const guard = botGuard({ policies, record, verify, ipSalt, hold, log: deps.log })
-  const report = deps.report ? deps.report(deps.coverage ? { coverage: deps.coverage } : {}) : null
+  const guard = botGuard({ policies, record, verify, ipSalt, hold, log: deps.log, pace: deps.pace })
+  const report = deps.report ? deps.report(deps.ipRanges ? { ipRanges: deps.ipRanges } : {}) : null
   const signals = responseSignals<AppEnv>({ policies, exclude: `${REPORT_BASE}/` })
   const serve = async (c: Context<AppEnv>, next: () => Promise<void>): Promise<Response | void> => {
     const path = c.req.path
@@ -200,8 +203,9 @@ export function createEdge(config: ConfigInput, options: RobotsEdgeOptions = {},
       verify: options.verify ?? wiring.verify,
       report: options.report === false ? undefined : report,
       log: options.log,
+      pace: createPacer(options.warn ?? ((message: string) => console.warn(message))),
       // What this isolate's IP-range loader holds: only meaningful when it verifies.
-      ...(options.verify === undefined ? { coverage: wiring.coverage } : {}),
+      ...(options.verify === undefined ? { ipRanges: wiring.ipRanges } : {}),
     })
   } catch (error) {
     // Whether `wrangler dev` built this bundle; false wherever nothing replaced

@@ -34,6 +34,8 @@ export interface RobotsEdgeEnv {
   AE_API_TOKEN?: string
   /** The dataset name, when not `robots_edge_events`. */
   AE_DATASET?: string
+  /** The Crawl-delay gates (Durable Object class `CrawlDelayGate`), for `guard: { crawlDelay: 'enforce' }`. Unset: Crawl-delay is measured only. */
+  CRAWL_DELAY?: DurableObjectNamespace
   /** `[version_metadata]`: names the deployment that first served each robots.txt version. Unset: not recorded. */
   CF_VERSION_METADATA?: { readonly id: string; readonly tag?: string }
 }

@@ -5,10 +5,8 @@ import { claimBySignature, verifySignedRequest } from '../verify/web-bot-auth.ts
 import type { Policy } from '../core/config/index.ts'
 import { d1Of, kvOf, type RobotsEdgeEnv } from './env.ts'
 import type { SignatureEvidence, Verification } from '../core/events.ts'
-import type { VerificationCoverage } from '../verify/coverage.ts'
-import { createCoverageReader } from '../verify/store/coverage.ts'
 import { createHostGate } from '../ledger/hosts.ts'
-import { createIpRangeLoader } from '../verify/store/ip-range-loader.ts'
+import { createIpRangeLoader, type IpRangeLoader } from '../verify/store/ip-range-loader.ts'
 import { createKeyDirectories } from '../verify/store/key-directories.ts'
 import type { Deployment } from '../ledger/ledger.ts'
 import { kvHeldStore } from '../ledger/journal.ts'
@@ -28,8 +26,12 @@ export interface Wiring {
   /** Whether the response should wait for `record`: only while D1 refuses writes. */
   holding(): boolean
   verify(c: Context, identity: AgentIdentity): Promise<Verification>
-  /** Which operators' IP ranges this isolate has loaded, fetched when, stale or not. */
-  coverage(c: Context): Promise<VerificationCoverage>
+  /**
+   * The isolate's IP-range loader, which `verify` reads: the in-process
+   * report reads verification coverage from it (src/verify/store/coverage.ts),
+   * so that code is in no bundle that serves no report.
+   */
+  readonly ipRanges: IpRangeLoader
   /** What the request's Web Bot Auth signature showed, once `verify` ran for it; `record` adds it to the event. */
   signatureOf(request: Request): SignatureEvidence | undefined
   /** Writes what this isolate still holds, for the cron. */
@@ -50,7 +52,6 @@ export function createWiring(): Wiring {
   let db: D1Database | undefined
   const loadIpRanges = createIpRangeLoader()
   const keyDirectories = createKeyDirectories()
-  const readCoverage = createCoverageReader(loadIpRanges)
   // What each request's signature showed, from verify() to record(), which sees the same request.
   const signatures = new WeakMap<Request, SignatureEvidence>()
 
@@ -115,7 +116,7 @@ export function createWiring(): Wiring {
       return verifyClaim(identity.id, ip, cf, ranges)
     },
 
-    coverage: (c) => readCoverage(c.env, c.req.url),
+    ipRanges: loadIpRanges,
 
     // The cron's share here: this isolate's own backlog, should D1 have come
     // back while no request came. The ledger's upkeep is the admin side's

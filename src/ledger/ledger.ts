@@ -7,6 +7,7 @@
 import type { JudgedRequest } from '../core/events.ts'
 import { writeToAnalyticsEngine } from './analytics-engine.ts'
 import type { RequestClass } from './classes.ts'
+import { crawlTimesStatement } from './crawl-times.ts'
 import {
   INSERT_GROUPS,
   INSERT_RAW,
@@ -145,6 +146,9 @@ export async function writeEvents(db: D1Database, events: readonly JudgedRequest
     statements.push(...prepared.statements)
     if (opts.analytics) classQueries.push(db.prepare(SELECT_CLASSES).bind(prepared.facts))
   }
+  // Requests under a Crawl-delay: their times, measured by the cron across isolates.
+  const times = crawlTimesStatement(db, events)
+  if (times !== null) statements.push(times)
   const results = await db.batch([...statements, ...classQueries, ...(opts.also ?? [])])
   for (const k of hourly)
     noteSpent(

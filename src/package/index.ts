@@ -32,4 +32,6 @@ export { SIGNATURE_HEADER, verifyWebhookSignature } from '../core/http/webhook-s
 export { createEdgeWorker, createWorker, withRobotsEdge, type AppDeps } from './app.ts'
 export type { AppEnv, RecordFn, VerifyFn } from '../edge/edge.ts'
 export type { RobotsEdgeEnv } from '../edge/env.ts'
+/** The Durable Object behind `guard: { crawlDelay: 'enforce' }`: export it from your Worker and bind it as `CRAWL_DELAY`. */
+export { CrawlDelayGate } from '../edge/crawl-delay-gate.ts'
 export type { JudgedRequest, Verification } from '../core/events.ts'

@@ -1,11 +1,16 @@
 import type { MiddlewareHandler } from 'hono'
 import { createReportApp } from '../admin/routes.ts'
 import { runUpkeep } from '../admin/upkeep.ts'
+import { createCoverageReader } from '../verify/store/coverage.ts'
 import type { ConfigInput } from '../core/config/index.ts'
 import { createEdge, type AppEnv, type ReportFactory, type RobotsEdgeOptions, type ScheduledFn, type Upkeep } from '../edge/edge.ts'
 
 /** The report and dashboard served by the same Worker (`robotsEdge`, `createWorker`, `withRobotsEdge`). */
-export const inProcessReport: ReportFactory = (deps) => createReportApp(deps.coverage ? { coverage: deps.coverage } : {})
+export const inProcessReport: ReportFactory = (deps) => {
+  // Built here, not in the edge's wiring: the edge Worker's bundle, which forwards the report, holds no coverage code.
+  const read = deps.ipRanges && createCoverageReader(deps.ipRanges)
+  return createReportApp(read ? { coverage: (c) => read(c.env, c.req.url) } : {})
+}
 
 /** The cron's upkeep run in the same Worker, with the config's `alerts` (checked when the cron reads them, and by `robots-edge validate`). */
 export const inProcessUpkeep =

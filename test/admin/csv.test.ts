@@ -68,11 +68,11 @@ describe('toCsv', () => {
     const lines = toCsv(report).split('\r\n')
     expect(lines).toHaveLength(5)
     expect(lines[0]).toMatch(/^section,agent,operator,category,verdict,reason,requests,/)
-    expect(lines[0]).toMatch(/,new_host,unclassified,last_seen,pending_until,pending_host$/)
+    expect(lines[0]).toMatch(/,new_host,unclassified,last_seen,pending_until,pending_host,crawl_delay_seconds,crawl_delay_requests,crawl_delay_early,crawl_delay_verdict$/)
     expect(lines[4]).toBe('')
     expect(lines[1]).toBe(
       'agent,\'=cmd,,,not enough data,"only 3 judged requests (20 needed), 1 disallowed request without fetching robots.txt",3,1,0,0,0,1,0,1,' +
-        '2026-01-05T10:00:00.000Z,2026-01-05T10:00:00.000Z,0,,0,"/a,b",0,0,2026-01-05T10:00:00.000Z,,',
+        '2026-01-05T10:00:00.000Z,2026-01-05T10:00:00.000Z,0,,0,"/a,b",0,0,2026-01-05T10:00:00.000Z,,,,,,',
     )
     expect(lines[2]).toMatch(/^tool,curl,/)
     expect(lines[3]).toMatch(/^unchecked,'=cmd,,,claims that could not be checked \(not counted against the agent\),,1,1,/)

@@ -109,3 +109,34 @@ describe('report: the Verified column reads as the dashboard does', () => {
     expect(verifiedOf('python-requests')).toBe('—')
   })
 })
+
+describe('report: the Crawl-delay verdict line in the text output', () => {
+  const report = buildReport({
+    filter: { since: T0, until: T0 + DAY },
+    source: 'd1',
+    agents: [
+      { agentKey: 'bingbot', agentId: 'bingbot', kind: 'bot', operator: 'Microsoft', category: 'Search Engine Crawler', declaredObeys: true },
+      { agentKey: 'gptbot', agentId: 'gptbot', kind: 'bot', operator: 'OpenAI', category: 'AI Crawler', declaredObeys: true },
+    ],
+    counts: [row('bingbot', 'allowed', 100), row('gptbot', 'allowed', 30)],
+    crawlDelays: [{ agentKey: 'bingbot', delayMs: 10_000, requests: 100, early: 41, late: 0 }],
+    graceWindows: [],
+    paths: [],
+    rules: [],
+    groupUses: [],
+    texts: new Map(),
+    timeline: [],
+    timelineBin: HOUR,
+    coverage: { counts: { since: T0, until: T0 + DAY }, samples: null, paths: { since: T0, until: T0, other: 0 }, summary: 'counts cover the full day' },
+  })
+
+  it('prints it after the robots.txt verdict, for the agents whose group sets a delay only', () => {
+    const io = captureIo()
+    printReport(report, 'test', io)
+    const lines = io.text().split('\n')
+    expect(lines.find((l) => l.trimStart().startsWith('bingbot '))).toMatch(
+      /: robots\.txt disallowed nothing for it, so there was nothing to ignore; ignores Crawl-delay \(41% of requests early\) \(10 s\)$/,
+    )
+    expect(lines.find((l) => l.trimStart().startsWith('gptbot '))).not.toContain('Crawl-delay')
+  })
+})

@@ -22,7 +22,16 @@ function verdict(agent) {
   const title = agent.verdict === 'pending' && typeof e.pendingUntil === 'number' ? `Judged from ${pendingFrom(e.pendingUntil)} on ${e.pendingHost}, if its disallowed requests go on` : undefined
   const badge = el('span', { className: `badge ${VERDICT_CLASS[agent.verdict] ?? 'unknown'}`, title }, agent.verdict)
   const behind = agent.verdict === 'isolated violations' ? el('small', { className: 'behind' }, 'Click the row for the requests behind them.') : null
-  return el('div', { className: 'verdict' }, badge, el('small', {}, agent.reason), behind)
+  return el('div', { className: 'verdict' }, badge, el('small', {}, agent.reason), behind, crawlDelay(agent.crawlDelay))
+}
+
+const DELAY_CLASS = { 'ignores Crawl-delay': 'bad', 'keeps Crawl-delay': 'good', 'not enough data': 'unknown' }
+
+/** The Crawl-delay verdict line (src/admin/crawl-delay-verdict.ts), under the robots.txt one; nothing when its groups set no delay. */
+function crawlDelay(d) {
+  if (!d) return null
+  const title = `Crawl-delay ${d.seconds} s: ${formatCount(d.early)} of ${formatCount(d.requests)} requests came sooner than that after the one before (to the same host)`
+  return el('div', { className: 'crawl-delay' }, el('span', { className: `badge ${DELAY_CLASS[d.verdict] ?? 'unknown'}`, title }, d.reason))
 }
 
 /** How the counted violations break down, for the tooltip. */

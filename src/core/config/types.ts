@@ -147,6 +147,16 @@ export interface GuardConfig {
    * every automated client by `*`.
    */
   exempt?: readonly UserAgent[]
+  /**
+   * What the guard does with a group's `crawlDelay` (a robots.txt extension;
+   * RFC 9309 has no Crawl-delay). `measure`: the report counts the requests
+   * that came sooner than the delay after the one before. `enforce`: also
+   * answers such an early request from a verified agent with 429,
+   * `Retry-After` and `RateLimit` headers; needs the `CRAWL_DELAY` Durable
+   * Object binding (without it, the guard measures and says so once).
+   * Google ignores Crawl-delay. Default: `'measure'`.
+   */
+  crawlDelay?: 'measure' | 'enforce'
 }
 
 /**

@@ -25,7 +25,7 @@ const ROOT_KEYS = [
   'alerts',
 ] as const satisfies readonly (keyof RobotsConfig)[]
 const RULE_KEYS = ['userAgent', 'allow', 'disallow', 'crawlDelay', 'contentSignal', 'contentUsage', 'comment', 'other', 'guard'] as const satisfies readonly (keyof RuleConfig)[]
-const GUARD_KEYS = ['mode', 'status', 'body', 'headers', 'spoofed', 'exempt'] as const satisfies readonly (keyof GuardConfig)[]
+const GUARD_KEYS = ['mode', 'status', 'body', 'headers', 'spoofed', 'exempt', 'crawlDelay'] as const satisfies readonly (keyof GuardConfig)[]
 const SIGNAL_KEYS = ['search', 'aiInput', 'aiTrain'] as const satisfies readonly (keyof ContentSignal)[]
 type Exhaustive<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : Exclude<All, Listed>
 const exhaustive: [
@@ -187,8 +187,12 @@ function checkGuard(guard: unknown, out: Issues, warnings: Issues): void {
       }
     }
   }
-  if (guard.spoofed !== undefined && guard.spoofed !== 'judge' && guard.spoofed !== 'block') {
-    out.push({ path: 'guard.spoofed', message: `${show(guard.spoofed)} is not an option.`, fix: "Use 'judge' or 'block'." })
+  // Options of two values each, checked alike.
+  for (const [key, a, b] of [
+    ['spoofed', 'judge', 'block'],
+    ['crawlDelay', 'measure', 'enforce'],
+  ] as const) {
+    if (guard[key] !== undefined && guard[key] !== a && guard[key] !== b) out.push({ path: `guard.${key}`, message: `${show(guard[key])} is not an option.`, fix: `Use '${a}' or '${b}'.` })
   }
   if (guard.exempt !== undefined) checkExempt(guard.exempt, out, warnings)
 }

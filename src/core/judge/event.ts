@@ -4,6 +4,23 @@ import type { EventAgent, GuardMode, JudgedRequest, Verification } from '../even
 import type { Verdict } from '../robots/index.ts'
 
 const MAX_PATH = 2048
+
+/** Per policy's config: its groups' Crawl-delay by lower-case token (`*` included), built once. */
+const delays = new WeakMap<object, Map<string, number>>()
+
+/**
+ * The Crawl-delay (seconds) of the served group `group`; undefined when it
+ * sets none, and where the deployment serves disallow-all (no delay in that file).
+ */
+export function crawlDelayOf(policy: Policy, group: string | null): number | undefined {
+  const { config } = policy
+  let map = delays.get(config.rules)
+  if (map === undefined) {
+    delays.set(config.rules, (map = new Map()))
+    for (const rule of config.rules) for (const ua of rule.userAgent) if (rule.crawlDelay) map.set(ua.toLowerCase(), rule.crawlDelay)
+  }
+  return config.indexable ? map.get(group!) : undefined
+}
 const MAX_UA = 512
 
 /** The request.cf fields the ledger keeps (never the client IP). */
@@ -65,6 +82,8 @@ export function buildEvent(input: EventInput): JudgedRequest {
   if (country !== undefined) event.country = country
   if (asn !== undefined) event.asn = asn
   if (input.also !== undefined && input.also.length > 0) event.also = input.also
+  const delay = crawlDelayOf(input.policy, verdict.group)
+  if (delay !== undefined) event.crawlDelay = delay
   return event
 }
 

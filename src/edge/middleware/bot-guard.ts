@@ -3,7 +3,7 @@ import { identifyAgent, type AgentIdentity } from '../../core/agents/index.ts'
 import { cfOf, cloudflareVouches } from '../../verify/verify.ts'
 import type { Policies, Policy } from '../../core/config/index.ts'
 import type { JudgedRequest, Verification } from '../../core/events.ts'
-import { buildEvent, hashIp } from '../../core/judge/event.ts'
+import { buildEvent, crawlDelayOf, hashIp } from '../../core/judge/event.ts'
 import { agentKey, decide, declaredBot } from '../../core/judge/judge.ts'
 import { mayNormalize, normalizedPath } from '../../core/judge/path-readings.ts'
 import { decodeUnreserved } from '../../core/judge/readings.ts'
@@ -59,6 +59,12 @@ export interface BotGuardOptions {
   onBlock?: (c: Context, judgment: RobotsJudgment, policy: Policy) => Response | Promise<Response>
   /** Writes one JSON log line per judged request. Default: `console.log` (Workers Logs, Logpush). */
   log?: (line: string) => void
+  /**
+   * With `guard.crawlDelay: 'enforce'`: seconds a verified agent's request
+   * (keyed `host\nagent`) is too early for its group's Crawl-delay (ms), or 0.
+   * Default: none (nothing enforced).
+   */
+  pace?: (c: Context, key: string, delayMs: number) => Promise<number>
 }
 
 /**
@@ -146,7 +152,7 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
   }
 
   /** Judges one request; null when it is not to be judged (mode off) or cannot be. */
-  const assess = async (c: Context): Promise<{ judgment: RobotsJudgment; policy: Policy; event: JudgedRequest } | null> => {
+  const assess = async (c: Context): Promise<{ judgment: RobotsJudgment; policy: Policy; event: JudgedRequest; wait: number } | null> => {
     try {
       const url = new URL(c.req.url)
       const policy = policies.get(url.hostname, deploymentEnvOf(c))
@@ -163,7 +169,10 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
       if (decision.identity.unidentified === true && verdict.group === null) return null
       const verification = await verify(c, decision.identity)
       const refuse = mode === 'block' && (!verdict.allowed || (verification === 'spoofed' && policy.config.guard.spoofed === 'block'))
-      const judgment: RobotsJudgment = { identity: decision.identity, verdict, verification, action: refuse ? 'block' : 'pass' }
+      // Crawl-delay (an extension; not in RFC 9309), enforced on verified agents only: an unverified claim must not pace the real crawler.
+      const delay = !refuse && verification === 'verified' && policy.config.guard.crawlDelay === 'enforce' ? crawlDelayOf(policy, verdict.group) : undefined
+      const wait = delay && options.pace ? await options.pace(c, `${policy.config.host}\n${agentKey(decision.identity)}`, delay * 1000) : 0
+      const judgment: RobotsJudgment = { identity: decision.identity, verdict, verification, action: refuse || wait ? 'block' : 'pass' }
       const event = buildEvent({
         type: 'request',
         request: c.req.raw,
@@ -174,10 +183,10 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
         verification,
         mode,
         action: judgment.action,
-        status: refuse ? policy.config.guard.status : 0,
+        status: refuse ? policy.config.guard.status : wait && 429,
         also: decision.also,
       })
-      return { judgment, policy, event }
+      return { judgment, policy, event, wait }
     } catch (error) {
       // Bad input is never the visitor's 5xx: judge nothing and pass.
       console.error('robots-edge: guard failed, request passed unjudged', error)
@@ -190,13 +199,20 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
     if (path === '/robots.txt' || excluded(path)) return next()
     const assessed = await assess(c)
     if (assessed === null) return next()
-    const { judgment, policy, event } = assessed
+    const { judgment, policy, event, wait } = assessed
     c.set('robotsJudgment', judgment)
     c.set('robotsVerdict', judgment)
     await keep(c, event, policy)
     if (judgment.action === 'block') {
-      if (onBlock) return onBlock(c, judgment, policy)
-      const { status, body, headers } = policy.config.guard
+      if (onBlock && !wait) return onBlock(c, judgment, policy)
+      // Too early: 429 with Retry-After (RFC 9110 §10.2.3) and the RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10 §3, §4): one request per delay.
+      const { status, body, headers } = wait
+        ? {
+            status: 429,
+            body: `Too early: wait ${event.crawlDelay} s between requests (this site's Crawl-delay).\n`,
+            headers: { 'Retry-After': `${wait}`, 'RateLimit-Policy': `"crawl-delay";q=1;w=${Math.ceil(event.crawlDelay!)}`, RateLimit: `"crawl-delay";r=0;t=${wait}` },
+          }
+        : policy.config.guard
       return new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } })
     }
     return next()

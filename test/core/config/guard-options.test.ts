@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError, createPolicies, formatIssue, resolveConfig, validateConfig, type RobotsConfig } from '../../../src/core/config/index.ts'
 import { USER_TRIGGERED_FETCHERS } from '../../../src/core/agents/exempt.ts'
+import { crawlDelayOf } from '../../../src/core/judge/event.ts'
 
 // The guard's config options: `guard.exempt` and `forwardedHeaders`. Checked
 // strictly at start-up, each error naming the field and the fix.
@@ -61,5 +62,36 @@ describe('forwardedHeaders', () => {
     expect(errorsOf({ ...base, forwardedHeaders: value })).toEqual([
       `forwardedHeaders: ${typeof value === 'string' ? JSON.stringify(value) : String(value)} is not an option. Use 'overwrite' (the default: the client's X-Forwarded-*, Forwarded, X-Real-IP, X-Original-URL and X-Rewrite-URL are replaced by what the Worker knows) or 'pass' (forwarded as sent: only for an origin behind a proxy of yours that sets them).`,
     ])
+  })
+})
+
+describe('guard.crawlDelay', () => {
+  it("defaults to 'measure', and takes 'enforce'", () => {
+    expect(resolved(base).guard.crawlDelay).toBe('measure')
+    expect(resolved({ ...base, guard: { crawlDelay: 'enforce' } }).guard.crawlDelay).toBe('enforce')
+  })
+
+  it('refuses anything else, naming the two options', () => {
+    expect(errorsOf({ ...base, guard: { crawlDelay: 'strict' } })).toEqual(["guard.crawlDelay: \"strict\" is not an option. Use 'measure' or 'enforce'."])
+    // The same check still guards `spoofed`.
+    expect(errorsOf({ ...base, guard: { spoofed: 'allow' } })).toEqual(["guard.spoofed: \"allow\" is not an option. Use 'judge' or 'block'."])
+  })
+
+  it('gives each event the delay of the group that applied, only where that file is served', () => {
+    const config: RobotsConfig = {
+      rules: [
+        { userAgent: '*', allow: '/' },
+        { userAgent: ['Bingbot', 'Yandex'], crawlDelay: 2.5 },
+      ],
+      hosts: ['example.com'],
+    }
+    const policies = createPolicies(config)
+    const served = policies.get('example.com', 'production')
+    expect(crawlDelayOf(served, 'bingbot')).toBe(2.5)
+    expect(crawlDelayOf(served, 'yandex')).toBe(2.5)
+    expect(crawlDelayOf(served, '*')).toBeUndefined()
+    expect(crawlDelayOf(served, null)).toBeUndefined()
+    // Staging serves disallow-all, with no Crawl-delay in it.
+    expect(crawlDelayOf(policies.get('example.com', 'staging'), 'bingbot')).toBeUndefined()
   })
 })

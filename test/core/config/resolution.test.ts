@@ -25,7 +25,7 @@ describe('defaults', () => {
       sitemap: [],
       robotsHost: undefined,
       header: undefined,
-      guard: { mode: 'log', status: 403, body: DEFAULTS.guard.body, headers: {}, spoofed: 'judge', exempt: [...DEFAULTS.guard.exempt] },
+      guard: { mode: 'log', status: 403, body: DEFAULTS.guard.body, headers: {}, spoofed: 'judge', exempt: [...DEFAULTS.guard.exempt], crawlDelay: 'measure' },
       cacheControl: 'public, max-age=300',
       forwardedHeaders: 'overwrite',
       noindex: [],
@@ -39,7 +39,15 @@ describe('defaults', () => {
       { rules: { userAgent: '*' }, guard: { mode: 'block', status: 402, headers: { 'Retry-After': '60' } }, cacheControl: 'no-cache', host: 'example.com', sitemap: 'https://example.com/s.xml' },
       at('example.com'),
     )
-    expect(config.guard).toEqual({ mode: 'block', status: 402, body: DEFAULTS.guard.body, headers: { 'Retry-After': '60' }, spoofed: 'judge', exempt: [...DEFAULTS.guard.exempt] })
+    expect(config.guard).toEqual({
+      mode: 'block',
+      status: 402,
+      body: DEFAULTS.guard.body,
+      headers: { 'Retry-After': '60' },
+      spoofed: 'judge',
+      exempt: [...DEFAULTS.guard.exempt],
+      crawlDelay: 'measure',
+    })
     expect(config.cacheControl).toBe('no-cache')
     expect(config.robotsHost).toBe('example.com')
     expect(config.sitemap).toEqual(['https://example.com/s.xml'])

@@ -221,7 +221,7 @@ describe('unknown keys (strict validation)', () => {
         fix: 'Remove it, or use one of: rules, sitemap, host, header, guard, cacheControl, indexable, previewHosts, forwardedHeaders, hosts, noindex, noindexMeta, protect, alerts.',
       },
       { path: 'rules[0].disalow', message: 'is not a known option.', fix: 'Remove it, or use one of: userAgent, allow, disallow, crawlDelay, contentSignal, contentUsage, comment, other, guard.' },
-      { path: 'guard.satus', message: 'is not a known option.', fix: 'Remove it, or use one of: mode, status, body, headers, spoofed, exempt.' },
+      { path: 'guard.satus', message: 'is not a known option.', fix: 'Remove it, or use one of: mode, status, body, headers, spoofed, exempt, crawlDelay.' },
     ])
   })
 })

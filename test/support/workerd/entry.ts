@@ -1,6 +1,9 @@
 import { createWorker } from 'robots-edge'
 import config from '../../../robots.config.ts'
 
+// The Durable Object behind `guard: { crawlDelay: 'enforce' }`, bound as CRAWL_DELAY in vitest.config.ts.
+export { CrawlDelayGate } from 'robots-edge'
+
 // The workers tests' Worker: the template's config in the in-process form,
 // which serves the report under /_robots/ itself. The template deploys the
 // same app code as two Workers (src/workers/edge-worker.ts forwards /_robots/ to

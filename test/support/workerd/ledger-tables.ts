@@ -16,6 +16,9 @@ export const LEDGER_TABLES = [
   'ledger_hosts',
   'shapes_daily',
   'ledger_held',
+  'crawl_times',
+  'crawl_delay_daily',
+  'crawl_delay_last',
 ] as const
 
 export async function clearLedger(db: D1Database): Promise<void> {
