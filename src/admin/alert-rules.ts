@@ -83,24 +83,10 @@ export interface AlertInput {
   readonly stored: ReadonlyMap<string, StoredState>
 }
 
-/**
- * The Crawl-delay evidence the report gives an agent whose group sets one
- * (`agents[].crawlDelay`: `{ seconds, requests, early }` and its verdict
- * line, "ignores Crawl-delay (41% of requests early)"). Read by shape, so
- * the rule works as soon as the report carries it and stays silent before.
- */
-interface CrawlDelayEvidence {
-  readonly seconds?: number
-  readonly requests?: number
-  readonly early?: number
-  readonly verdict?: string | null
-}
-
-/** The agent's Crawl-delay verdict line when it ignores its delay, else null. */
+/** The agent's Crawl-delay verdict line ("ignores Crawl-delay (41% of requests early)") when it ignores its delay, else null. */
 export function crawlDelayVerdict(agent: AgentReport): string | null {
-  const evidence = (agent as AgentReport & { crawlDelay?: CrawlDelayEvidence | null }).crawlDelay
-  const verdict = evidence?.verdict
-  return typeof verdict === 'string' && verdict.startsWith('ignores Crawl-delay') ? verdict : null
+  const evidence = agent.crawlDelay
+  return evidence?.verdict === 'ignores Crawl-delay' ? evidence.reason : null
 }
 
 /**
@@ -178,9 +164,9 @@ export function planAlerts(input: AlertInput): AlertPlan {
     }
     const delay = crawlDelayVerdict(agent)
     const key = `crawlDelay:${agent.agentKey}`
-    if (note(key, delay === null ? 'keeps it' : 'ignores Crawl-delay', delay !== null) && delay !== null) {
-      const evidence = (agent as AgentReport & { crawlDelay: CrawlDelayEvidence }).crawlDelay
-      const counts = { seconds: evidence.seconds ?? 0, requests: evidence.requests ?? 0, early: evidence.early ?? 0 }
+    const evidence = agent.crawlDelay
+    if (note(key, delay === null ? 'keeps it' : 'ignores Crawl-delay', delay !== null) && delay !== null && evidence) {
+      const counts = { seconds: evidence.seconds, requests: evidence.requests, early: evidence.early }
       messages.push({
         key,
         message: message(now, {

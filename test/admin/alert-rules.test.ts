@@ -52,13 +52,19 @@ describe('verdict alerts', () => {
   })
 
   it('posts "ignores Crawl-delay" from the report\'s agents[].crawlDelay verdict line', () => {
-    const slow = agent('bytespider', 'complies', { crawlDelay: { seconds: 10, requests: 100, early: 41, verdict: 'ignores Crawl-delay (41% of requests early)' } })
+    const slow = agent('bytespider', 'complies', {
+      crawlDelay: { seconds: 10, requests: 100, early: 41, late: 0, verdict: 'ignores Crawl-delay', reason: 'ignores Crawl-delay (41% of requests early)' },
+    })
     const plan = planAlerts(input([slow]))
     expect(plan.messages.map((m) => [m.message.kind, m.message.counts, m.message.text])).toEqual([
       ['ignores-crawl-delay', { seconds: 10, requests: 100, early: 41 }, 'robots-edge: bytespider (OpenAI) ignores Crawl-delay (41% of requests early) (/_robots/?agent=bytespider&since=7d)'],
     ])
     expect(planAlerts(input([slow], after(plan))).messages).toEqual([])
-    expect(planAlerts(input([agent('bytespider', 'complies', { crawlDelay: { seconds: 10, requests: 100, early: 0, verdict: 'keeps its Crawl-delay' } })])).messages).toEqual([])
+    expect(
+      planAlerts(
+        input([agent('bytespider', 'complies', { crawlDelay: { seconds: 10, requests: 100, early: 0, late: 0, verdict: 'keeps Crawl-delay', reason: 'keeps Crawl-delay (0% of requests early)' } })]),
+      ).messages,
+    ).toEqual([])
   })
 
   it('writes a condition that still holds again once a day, so retention keeps it', () => {
