@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { identifyAgent, type AgentIdentity } from '../../core/agents/index.ts'
+import { referrerHost } from '../../core/agents/referrer-host.ts'
 import { cfOf, cloudflareVouches } from '../../verify/verify.ts'
 import type { Policies, Policy } from '../../core/config/index.ts'
 import type { JudgedRequest, Verification } from '../../core/events.ts'
@@ -129,20 +130,45 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
   const log = options.log ?? ((line: string) => console.log(line))
 
   const keep = (c: Context, event: JudgedRequest, policy: Policy): Promise<void> | undefined => {
-    log(logLine(event))
+    // A referral is a person's visit, and a `bytes` event a count for one already kept: neither is logged or hashed.
+    const counter = event.type === 'referral' || event.type === 'bytes'
+    if (!counter) log(logLine(event))
     if (record === undefined) return
-    const salt = ipSalt?.(c)
+    const salt = counter ? undefined : ipSalt?.(c)
     const ip = c.req.header('cf-connecting-ip') ?? null
     // Off the response path; a failure is the recorder's to count, never the visitor's.
     const work = hashIp(ip, salt)
       .then((ipHash) => record(ipHash === undefined ? event : { ...event, ipHash }, c, policy))
       .catch((error: unknown) => console.error('robots-edge: record failed', error))
-    try {
-      c.executionCtx.waitUntil(work)
-    } catch {
-      // No execution context (a unit test calling app.request): the promise still runs.
-    }
+    waitUntil(c, work)
     return held(c, work, options.hold)
+  }
+
+  /**
+   * Records `event` with what `res`, its response, says of itself: whether
+   * it is an HTML page, and its Content-Length. A body without one is
+   * counted as it streams (a copy replaces it in `c.res`), and its size
+   * recorded once sent, as a `bytes` event: the request's own event never
+   * waits for its body, which a caller may never read.
+   */
+  const keepServed = (c: Context, event: JudgedRequest, policy: Policy, res: Response): Promise<void> | undefined => {
+    const page = /^text\/html/i.test(res.headers.get('content-type') ?? '')
+    const length = res.body === null || c.req.method === 'HEAD' ? 0 : Number(res.headers.get('content-length') ?? Number.NaN)
+    if (length >= 0 || res.status === 101) return keep(c, { ...event, page, bytes: length >= 0 ? length : 0 }, policy)
+    let bytes = 0
+    let sending: Promise<void> | undefined
+    const counter = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        bytes += chunk.byteLength
+        // Waited for from the first chunk sent: a body nobody reads holds nothing open.
+        if (sending === undefined) waitUntil(c, (sending = sent.then(() => void keep(c, { ...event, type: 'bytes', bytes }, policy))))
+        out.enqueue(chunk)
+      },
+    })
+    // Ends when the body is sent, or when the client goes away (then what was sent so far).
+    const sent = res.body!.pipeTo(counter.writable).catch(() => {})
+    c.res = new Response(counter.readable, res)
+    return keep(c, { ...event, page }, policy)
   }
 
   /** Judges one request; null when it is not to be judged (mode off) or cannot be. */
@@ -189,17 +215,65 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
     const path = c.req.path
     if (path === '/robots.txt' || excluded(path)) return next()
     const assessed = await assess(c)
-    if (assessed === null) return next()
+    if (assessed === null) {
+      // Not judged (a person, mostly): counted as a referral when it came from an operator's product to an HTML page.
+      const referrer = referrerHost(c.req.header('referer'))
+      await next()
+      if (referrer !== undefined && record !== undefined && /^text\/html/i.test(c.res.headers.get('content-type') ?? '')) {
+        const url = new URL(c.req.url)
+        const policy = policies.get(url.hostname, deploymentEnvOf(c))
+        await keep(
+          c,
+          {
+            type: 'referral',
+            time: Date.now(),
+            host: policy.config.host,
+            method: c.req.method,
+            path: '',
+            userAgent: '',
+            agent: PERSON,
+            verification: 'unverified',
+            group: null,
+            allowed: true,
+            rule: null,
+            mode: 'off',
+            action: 'pass',
+            status: 0,
+            robotsVersion: policy.version,
+            referrer,
+          },
+          policy,
+        )
+      }
+      return
+    }
     const { judgment, policy, event } = assessed
     c.set('robotsJudgment', judgment)
     c.set('robotsVerdict', judgment)
-    await keep(c, event, policy)
     if (judgment.action === 'block') {
-      if (onBlock) return onBlock(c, judgment, policy)
+      if (onBlock) {
+        c.res = await onBlock(c, judgment, policy)
+        await keepServed(c, event, policy, c.res)
+        return c.res
+      }
       const { status, body, headers } = policy.config.guard
+      // The refusal's size is known: its body is the config's text.
+      await keep(c, { ...event, page: false, bytes: new TextEncoder().encode(body).byteLength }, policy)
       return new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } })
     }
-    return next()
+    await next()
+    await keepServed(c, event, policy, c.res)
+  }
+}
+
+/** The agent of a referral event: a person, no agent at all. */
+const PERSON = { tokens: [], kind: 'tool', obeysRobotsTxt: false } as const
+
+function waitUntil(c: Context, work: Promise<unknown>): void {
+  try {
+    c.executionCtx.waitUntil(work)
+  } catch {
+    // No execution context (a unit test calling app.request): the promise still runs.
   }
 }
 
@@ -223,11 +297,7 @@ export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'ver
       const ipHash = await hashIp(c.req.header('cf-connecting-ip') ?? null, options.ipSalt?.(c))
       await record(ipHash === undefined ? event : { ...event, ipHash }, c, policy)
     })().catch((error: unknown) => console.error('robots-edge: record failed', error))
-    try {
-      c.executionCtx.waitUntil(work)
-    } catch {
-      // No execution context: the promise still runs.
-    }
+    waitUntil(c, work)
     return held(c, work, options.hold)
   }
 }

@@ -16,6 +16,7 @@ export const LEDGER_TABLES = [
   'ledger_hosts',
   'shapes_daily',
   'ledger_held',
+  'referrals_daily',
 ] as const
 
 export async function clearLedger(db: D1Database): Promise<void> {
