@@ -1,9 +1,9 @@
 /**
  * CSV export of the compliance report: one row per agent, then one per
- * spoofed identity. Paths and agent names come from visitors, so every text
+ * spoofed identity, then one per operator (crawl-to-refer). Paths and agent names come from visitors, so every text
  * cell is defused before a spreadsheet sees it.
  */
-import type { AgentReport, Report, SpoofReport } from './types.ts'
+import type { AgentReport, OperatorReport, Report, SpoofReport } from './types.ts'
 import { visible } from '../core/visible.ts'
 
 type Cell = string | number | boolean | null
@@ -35,6 +35,11 @@ const HEADER = [
   // Appended, so columns read by position keep their place. For a `pending` agent: from when its disallowed requests count, and on which host.
   'pending_until',
   'pending_host',
+  // Appended too: bytes served and HTML pages among the requests; for the `operator` rows, the visits its products referred and crawl-to-refer.
+  'bytes',
+  'pages',
+  'referred',
+  'crawl_to_refer',
 ] as const
 
 /** Characters a spreadsheet reads as the start of a formula (OWASP's list: = + - @, tab, carriage return). */
@@ -96,6 +101,10 @@ export function toCsv(report: Report): string {
       time(a.lastSeen),
       time(e.pendingUntil),
       e.pendingHost,
+      e.bytes,
+      e.pages,
+      null,
+      null,
     ])
   }
   const claims = (section: string, verdict: string) => (s: SpoofReport) => {
@@ -125,11 +134,21 @@ export function toCsv(report: Report): string {
       time(s.lastSeen),
       null,
       null,
+      null,
+      null,
+      null,
+      null,
     ])
+  }
+  // One row per operator: its crawlers' requests, bytes and pages, and what its products referred back.
+  const operator = (o: OperatorReport) => {
+    const blank = Array<null>(HEADER.length - 11).fill(null)
+    rows.push(['operator', null, o.operator, null, null, null, o.requests, ...blank, o.bytes, o.crawled, o.referred, o.crawlToRefer === null ? null : Math.round(o.crawlToRefer * 100) / 100])
   }
   report.agents.forEach(judged('agent'))
   report.tools.forEach(judged('tool'))
   report.spoofed.forEach(claims('spoofed', 'spoofed claims (not counted against the agent)'))
   report.unchecked.forEach(claims('unchecked', 'claims that could not be checked (not counted against the agent)'))
+  report.operators.forEach(operator)
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n'
 }
