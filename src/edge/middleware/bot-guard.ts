@@ -60,6 +60,12 @@ export interface BotGuardOptions {
   onBlock?: (c: Context, judgment: RobotsJudgment, policy: Policy) => Response | Promise<Response>
   /** Writes one JSON log line per judged request. Default: `console.log` (Workers Logs, Logpush). */
   log?: (line: string) => void
+  /**
+   * Records the bytes served to each judged request (its Content-Length, or
+   * its streamed body counted) and whether it was an HTML page. Default:
+   * true; `npm run bench -- bytes` measures the cost against false.
+   */
+  countBytes?: boolean
 }
 
 /**
@@ -152,6 +158,7 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
    * waits for its body, which a caller may never read.
    */
   const keepServed = (c: Context, event: JudgedRequest, policy: Policy, res: Response): Promise<void> | undefined => {
+    if (options.countBytes === false) return keep(c, event, policy)
     const page = /^text\/html/i.test(res.headers.get('content-type') ?? '')
     const length = res.body === null || c.req.method === 'HEAD' ? 0 : Number(res.headers.get('content-length') ?? Number.NaN)
     if (length >= 0 || res.status === 101) return keep(c, { ...event, page, bytes: length >= 0 ? length : 0 }, policy)
