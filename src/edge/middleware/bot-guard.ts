@@ -30,7 +30,10 @@ export type BotGuardEnv = {
 /**
  * Receives each judged request and each fetch of /robots.txt by an
  * identified agent, with the policy that judged it: the one record hook of
- * the guard, robots.txt, the edge's options and the Worker's ledger.
+ * the guard, robots.txt, the edge's options and the Worker's ledger. Also
+ * the counters' events: `referral` (a person sent from an operator's
+ * product) and `bytes` (a streamed body's size, for a request already
+ * recorded); see JudgedRequest.type.
  */
 export type RecordFn = (event: JudgedRequest, c: Context, policy: Policy) => Promise<void> | void
 
