@@ -9,6 +9,16 @@ import type { JudgedRequest } from '../core/events.ts'
 import { toFact } from './rollups.ts'
 
 /**
+ * Whether `e` is a counter's event (a referral, a streamed body's bytes)
+ * rather than a request: the loss count (ledger_losses, the journal) counts
+ * requests, so a counter lost in a D1 outage is not counted there; it only
+ * leaves its count lower.
+ */
+export function isCounterEvent(e: Pick<JudgedRequest, 'type'>): boolean {
+  return e.type === 'referral' || e.type === 'bytes'
+}
+
+/**
  * Per agent, hour, host and verification, the bytes go to the class the
  * event alone decides (`allowed`, `spoofed`...), else (a genuine claim's
  * disallowed request, classed in SQL) to that key's first disallowed class:
