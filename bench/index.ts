@@ -1,5 +1,6 @@
 import { runBundleBench } from './bundle.ts'
 import { runCrawlDelayBench } from './crawl-delay.ts'
+import { runBytesBench } from './bytes.ts'
 import { runGuardBench } from './guard.ts'
 import { printIdentifyBench, runIdentifyBench } from './identify.ts'
 import { runPoliciesBench } from './policies.ts'
@@ -11,8 +12,9 @@ import { runWorkerBench } from './worker.ts'
 // numbers are those of bundled code, as the Worker ships it.
 // `npm run bench -- robots` runs the engine's part alone, `-- bundle` the
 // Worker bundle's size alone, `-- policies` the per-host policies alone,
-// `-- guard` the guard's readings of a path alone, `-- identify`
-// identifyAgent against isbot alone.
+// `-- guard` the guard's readings of a path alone, `-- bytes` the guard
+// with byte counting against without it, `-- identify` identifyAgent
+// against isbot alone.
 const only = process.argv[2]
 console.log(`robots-edge benchmarks, node ${process.version}, ${new Date().toISOString()}`)
 // A missed goal fails the run, after every part has printed its numbers.
@@ -33,6 +35,8 @@ if (only === 'identify') {
   if (!runGuardBench()) failed.push('guard')
 } else if (only === 'crawl-delay') {
   if (!(await runCrawlDelayBench())) failed.push('Crawl-delay')
+} else if (only === 'bytes') {
+  if (!(await runBytesBench())) failed.push('bytes')
 } else {
   if (only !== 'robots' && !runBundleBench().pass) failed.push('bundle')
   if (only !== 'bundle' && !runRobotsBench()) failed.push('robots')
@@ -40,6 +44,7 @@ if (only === 'identify') {
 if (only === undefined) {
   if (!runPoliciesBench()) failed.push('policies')
   if (!runGuardBench()) failed.push('guard')
+  if (!(await runBytesBench())) failed.push('bytes')
   await identifyPart()
   if (!runWebBotAuthBench()) failed.push('Web Bot Auth')
   if (!(await runWorkerBench())) failed.push('Worker')

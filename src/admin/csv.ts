@@ -1,9 +1,9 @@
 /**
  * CSV export of the compliance report: one row per agent, then one per
- * spoofed identity. Paths and agent names come from visitors, so every text
+ * spoofed identity, then one per operator (crawl-to-refer). Paths and agent names come from visitors, so every text
  * cell is defused before a spreadsheet sees it.
  */
-import type { AgentReport, Report, SpoofReport } from './types.ts'
+import type { AgentReport, OperatorReport, Report, SpoofReport } from './types.ts'
 import { visible } from '../core/visible.ts'
 
 type Cell = string | number | boolean | null
@@ -40,6 +40,11 @@ const HEADER = [
   'crawl_delay_requests',
   'crawl_delay_early',
   'crawl_delay_verdict',
+  // Appended too: bytes served and HTML pages among the requests; for the `operator` rows, the visits its products referred and crawl-to-refer.
+  'bytes',
+  'pages',
+  'referred',
+  'crawl_to_refer',
 ] as const
 
 /** Characters a spreadsheet reads as the start of a formula (OWASP's list: = + - @, tab, carriage return). */
@@ -105,6 +110,10 @@ export function toCsv(report: Report): string {
       a.crawlDelay?.requests ?? null,
       a.crawlDelay?.early ?? null,
       a.crawlDelay?.verdict ?? null,
+      e.bytes,
+      e.pages,
+      null,
+      null,
     ])
   }
   const claims = (section: string, verdict: string) => (s: SpoofReport) => {
@@ -138,11 +147,21 @@ export function toCsv(report: Report): string {
       null,
       null,
       null,
+      null,
+      null,
+      null,
+      null,
     ])
+  }
+  // One row per operator: its crawlers' requests, bytes and pages, and what its products referred back.
+  const operator = (o: OperatorReport) => {
+    const blank = Array<null>(HEADER.length - 11).fill(null)
+    rows.push(['operator', null, o.operator, null, null, null, o.requests, ...blank, o.bytes, o.crawled, o.referred, o.crawlToRefer === null ? null : Math.round(o.crawlToRefer * 100) / 100])
   }
   report.agents.forEach(judged('agent'))
   report.tools.forEach(judged('tool'))
   report.spoofed.forEach(claims('spoofed', 'spoofed claims (not counted against the agent)'))
   report.unchecked.forEach(claims('unchecked', 'claims that could not be checked (not counted against the agent)'))
+  report.operators.forEach(operator)
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n'
 }

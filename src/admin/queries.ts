@@ -9,6 +9,7 @@ import { COUNTED_CLASSES, COUNTED_SQL, GRACE_MS } from '../ledger/classes.ts'
 import { SAMPLE_BUDGET } from '../ledger/rollups.ts'
 import { describeCoverage, planRange, type RangePlan } from './coverage.ts'
 import { getCrawlDelays } from './crawl-delay.ts'
+import { readReferrals } from './referral-queries.ts'
 import { buildReport } from './report.ts'
 import type { AgentInfo, CounterRow, GraceWindowRow, GroupUse, PathRow, Report, ReportFilter, RuleCount, TimelineBin } from './types.ts'
 export { getAgentRequests, MAX_PAGE } from './samples.ts'
@@ -19,15 +20,15 @@ type Bound = string | number | null
 const AGENT_FILTER = '(?2 IS NULL OR a.agent_key = ?2) AND (?3 IS NULL OR a.category = ?3)'
 
 function countsSql(spans: number): string {
-  const daily = `SELECT c.agent_key, c.verification, c.class, c.requests, c.blocked, c.sampled, c.first_time, c.last_time
+  const daily = `SELECT c.agent_key, c.verification, c.class, c.requests, c.blocked, c.sampled, c.first_time, c.last_time, c.bytes, c.pages
     FROM agents a CROSS JOIN counts_daily c ON c.agent_key = a.agent_key AND c.day >= ?4 AND c.day < ?5 AND (?1 IS NULL OR c.host = ?1)
     WHERE ${AGENT_FILTER}`
-  const hourly = (k: number) => `SELECT c.agent_key, c.verification, c.class, c.requests, c.blocked, c.sampled, c.first_time, c.last_time
+  const hourly = (k: number) => `SELECT c.agent_key, c.verification, c.class, c.requests, c.blocked, c.sampled, c.first_time, c.last_time, c.bytes, c.pages
     FROM agents a CROSS JOIN counts_hourly c ON c.agent_key = a.agent_key AND c.hour >= ?${6 + 2 * k} AND c.hour < ?${7 + 2 * k} AND (?1 IS NULL OR c.host = ?1)
     WHERE ${AGENT_FILTER}`
   const parts = [daily, ...Array.from({ length: spans }, (_, k) => hourly(k))]
   return `SELECT agent_key AS agentKey, verification, class AS cls, sum(requests) AS requests, sum(blocked) AS blocked,
-      sum(sampled) AS sampled, min(first_time) AS first, max(last_time) AS last
+      sum(sampled) AS sampled, min(first_time) AS first, max(last_time) AS last, sum(bytes) AS bytes, sum(pages) AS pages
     FROM (${parts.join(' UNION ALL ')}) GROUP BY agent_key, verification, class`
 }
 
@@ -217,10 +218,12 @@ export async function getReport(db: D1Database, filter: ReportFilter, opts: GetR
     otherPaths: paths.filter((p) => p.path === '' && (COUNTED_CLASSES as readonly string[]).includes(p.cls)).reduce((n, p) => n + p.requests, 0),
   })
   const crawlDelays = await getCrawlDelays(db, filter)
+  const referrals = await readReferrals(db, filter, onMeta)
   return buildReport({
     crawlDelays,
     filter,
     source: 'd1',
+    referrals,
     agents,
     counts,
     paths,

@@ -10,6 +10,7 @@ import { GRACE_MS, isCounted } from '../ledger/classes.ts'
 import type { AgentEvidence, AgentInfo, AgentReport, CounterRow, GraceWindow, PathCount, Report, ReportInput, SpoofReport, ViolationClass } from './types.ts'
 import { COMPLIANCE_ORDER, complianceFor, pendingEnd, THRESHOLDS } from './compliance.ts'
 import { withCrawlDelays } from './crawl-delay-verdict.ts'
+import { operatorsOf } from './operators.ts'
 
 export { GRACE_MS }
 export { MIN_JUDGED_REQUESTS, complianceFor } from './compliance.ts'
@@ -45,6 +46,8 @@ export function groupRestricts(texts: ReadonlyMap<string, string>, hash: string,
 
 interface Tally {
   requests: number
+  bytes: number
+  pages: number
   disallowed: number
   blocked: number
   verified: number
@@ -60,6 +63,8 @@ interface Tally {
 function emptyTally(): Tally {
   return {
     requests: 0,
+    bytes: 0,
+    pages: 0,
     disallowed: 0,
     blocked: 0,
     verified: 0,
@@ -85,6 +90,8 @@ function add(t: Tally, row: CounterRow): void {
     return
   }
   t.requests += row.requests
+  t.bytes += row.bytes ?? 0
+  t.pages += row.pages ?? 0
   t.blocked += row.blocked
   if (row.verification === 'verified') t.verified += row.requests
   if (row.cls === 'allowed') return
@@ -177,6 +184,7 @@ export function buildReport(input: ReportInput): Report {
     tools,
     spoofed,
     unchecked,
+    operators: operatorsOf(agents, input.referrals ?? [], input.filter.agent !== undefined || input.filter.category !== undefined),
     totals: {
       requests: sum(agents, (a) => a.evidence.requests),
       agents: agents.length,
@@ -209,6 +217,8 @@ function toAgentReport(key: string, t: Tally, agent: AgentInfo | undefined, path
   const { afterFetch, staleCopy, neverFetched, grace, newHost, unclassified } = t.classes
   const evidence: AgentEvidence = {
     requests: t.requests,
+    bytes: t.bytes,
+    pages: t.pages,
     disallowed: t.disallowed,
     blocked: t.blocked,
     violations: { afterFetch, staleCopy, neverFetched, grace, newHost, counted: afterFetch + staleCopy + neverFetched, unclassified },

@@ -79,6 +79,9 @@ export interface CounterRow {
   readonly sampled: number
   readonly first: number
   readonly last: number
+  /** Bytes served to them, and how many were HTML pages; absent where the source keeps neither (Analytics Engine). */
+  readonly bytes?: number
+  readonly pages?: number
 }
 
 /** Requests to one path by one agent in one class. Path '' holds the paths beyond the per-day cap. */
@@ -147,10 +150,46 @@ export interface ReportInput {
   readonly coverage: Coverage
   /** Crawl-delay counts per agent; default none. */
   readonly crawlDelays?: readonly CrawlDelayRow[]
+  /** People sent by each referring host over the range's days (src/admin/operators.ts); default none. */
+  readonly referrals?: readonly ReferralCount[]
+}
+
+/** People who arrived on an HTML page from one referring host (a registry referrer host) over the report's days. */
+export interface ReferralCount {
+  readonly referrer: string
+  readonly visits: number
+}
+
+/**
+ * What one operator's crawlers took and its products gave back, over the
+ * report's range: Cloudflare Radar's crawl-to-refer ratio. Genuine claims
+ * only (spoofed and unchecked ones apart); tools apart.
+ */
+export interface OperatorReport {
+  readonly operator: string
+  /** HTML pages its crawlers were served (judged requests answered with Content-Type text/html). */
+  readonly crawled: number
+  /** Judged requests by its crawlers, HTML or not. */
+  readonly requests: number
+  /** Bytes served to its crawlers. */
+  readonly bytes: number
+  /** HTML visits by people whose Referer was one of its hosts. Apps often send no Referer: a floor. */
+  readonly referred: number
+  /** crawled ÷ referred; null when referred is 0. */
+  readonly crawlToRefer: number | null
+  /** The referring hosts behind `referred`, most visits first. */
+  readonly referrers: readonly ReferralCount[]
 }
 
 export interface AgentEvidence {
   readonly requests: number
+  /**
+   * Bytes served to its judged requests (Content-Length, or the streamed
+   * body counted), and how many of them were HTML pages. Requests recorded
+   * before bytes were counted add 0.
+   */
+  readonly bytes: number
+  readonly pages: number
   /** Disallowed requests of any class, grace included. */
   readonly disallowed: number
   readonly blocked: number
@@ -295,6 +334,8 @@ export interface Report {
   readonly spoofed: readonly SpoofReport[]
   /** Claims that could not be checked (the operator's ranges were not loaded): never counted against it. */
   readonly unchecked: readonly SpoofReport[]
+  /** Per operator, what its crawlers took and its products referred back: the crawl-to-refer ratio. */
+  readonly operators: readonly OperatorReport[]
   readonly totals: {
     /** Crawlers' judged requests (tools, spoofed and unchecked claims apart). */
     readonly requests: number

@@ -4,6 +4,7 @@ import { collectHeldLosses } from '../ledger/journal.ts'
 import { rollUpCrawlDelay } from '../ledger/crawl-delay.ts'
 import { pruneLedger, rollUpLedger } from '../ledger/ledger.ts'
 import { collectStashedLosses } from '../ledger/losses.ts'
+import { pruneReferrals } from '../ledger/referrals.ts'
 import { kvOf } from '../verify/store/kv.ts'
 import { refreshIpRanges } from '../verify/store/ip-ranges.ts'
 import { alertsFor, runAlerts } from './alerts.ts'
@@ -68,7 +69,12 @@ export async function runUpkeep(env: unknown, now: number = Date.now(), options:
     const database = d1Of(env)
     const missing = (binding: string) => Promise.reject(new Error(`no ${binding} binding`))
     // Roll the hourly counters up first: pruning keeps hourly rows until they are.
-    const ledger = async (d: D1Database) => ({ rollUp: await rollUpLedger(d, { now }), crawlDelay: await rollUpCrawlDelay(d, { now }), ...(await pruneLedger(d, { now })) })
+    const ledger = async (d: D1Database) => ({
+      rollUp: await rollUpLedger(d, { now }),
+      crawlDelay: await rollUpCrawlDelay(d, { now }),
+      ...(await pruneLedger(d, { now })),
+      referrals: await pruneReferrals(d, { now }),
+    })
     const [refresh, prune, losses] = await Promise.allSettled([
       settle(() => (kv ? refreshIpRanges(kv) : missing('ROBOTS_KV'))),
       settle(() => (database ? ledger(database) : missing('DB'))),

@@ -1,4 +1,4 @@
-import type { AgentReport, Report, SpoofReport } from '../admin/types.ts'
+import type { AgentReport, OperatorReport, Report, SpoofReport } from '../admin/types.ts'
 import { registry, type AgentEntry } from '../core/agents/index.ts'
 import { visible } from '../core/visible.ts'
 import { UsageError } from './errors.ts'
@@ -151,6 +151,47 @@ function claimTable(title: string, list: readonly SpoofReport[], style: Style, i
   for (const line of table(['Claimed', 'Operator', 'Requests', 'Disallowed', 'Last seen', 'Example paths'], rows, new Set([2, 3]), style, terminalWidth(io))) io.out(line)
 }
 
+/** "48,120 pages", "1 page". */
+const plural = (n: number, noun: string) => `${num(n)} ${noun}${n === 1 ? '' : 's'}`
+
+/** Bytes in decimal units, as a person reads them: "830 B", "48 kB", "3.1 GB". */
+export function bytesText(n: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB']
+  let value = n
+  let unit = 0
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000
+    unit++
+  }
+  return `${unit === 0 || value >= 10 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`
+}
+
+/** The crawl-to-refer ratio as "3,166:1" (whole pages from 10 on, as Radar shows it), "2.5:1", or "no referral" when nothing was referred. */
+export function ratioText(o: Pick<OperatorReport, 'crawlToRefer'>): string {
+  const r = o.crawlToRefer
+  return r === null ? 'no referral' : `${r >= 10 ? num(Math.floor(r)) : r.toFixed(1)}:1`
+}
+
+/**
+ * What crawlers took and what their operators' products gave back: per
+ * crawler, pages and bytes; per operator, pages crawled, visits referred and
+ * the crawl-to-refer ratio. Absent from a Worker that predates them.
+ */
+function takenAndGiven(doc: ReportDocument, style: Style, io: Io): void {
+  const agents = doc.agents.filter((a) => typeof a.evidence.bytes === 'number' && a.evidence.requests > 0)
+  if (agents.length > 0) {
+    io.out('')
+    io.out(style.bold('What crawlers took'))
+    for (const a of agents) io.out(`${safe(a.agentKey)}: ${num(a.evidence.requests)} requests, ${plural(a.evidence.pages, 'page')}, ${bytesText(a.evidence.bytes)}`)
+  }
+  const operators = doc.operators ?? []
+  if (operators.length === 0) return
+  io.out('')
+  io.out(style.bold('Crawled and referred back, per operator'))
+  for (const o of operators) io.out(`${safe(o.operator)}: ${num(o.crawled)} pages crawled, ${plural(o.referred, 'visit')} referred (${ratioText(o)}), ${bytesText(o.bytes)}`)
+  io.out(style.dim("Referred: people arriving on an HTML page with a Referer from the operator's product. Apps often send no Referer: a floor, as Cloudflare Radar says of its crawl-to-refer ratio."))
+}
+
 /** The report as text: totals, what it covers, the per-agent table, tools, spoofed and unchecked claims, and the most violated rules with their lines. */
 export function printReport(doc: ReportDocument, source: string, terminal: Io): void {
   const max = terminalWidth(terminal)
@@ -193,6 +234,7 @@ export function printReport(doc: ReportDocument, source: string, terminal: Io): 
     io.out(style.bold('Tools (judged alike, listed apart from the crawlers)'))
     agentTable(doc.tools, style, io)
   }
+  takenAndGiven(doc, style, io)
   claimTable('Spoofed claims (not counted against the agent they imitate)', doc.spoofed, style, io)
   claimTable('Claims that could not be checked (not counted against the agent they name)', doc.unchecked ?? [], style, io)
   if ((doc.unchecked ?? []).length > 0) {

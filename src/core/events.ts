@@ -48,8 +48,15 @@ export interface EventAgent {
 }
 
 export interface JudgedRequest {
-  /** `request` for a judged request; `robots-txt` for a fetch of /robots.txt itself. */
-  readonly type: 'request' | 'robots-txt'
+  /**
+   * `request` for a judged request; `robots-txt` for a fetch of /robots.txt
+   * itself; `referral` for a person who arrived on an HTML page from an
+   * operator's product (`referrer`): only its host, day and `referrer` are
+   * ever stored, as a count; `bytes` for the size of a judged request's
+   * streamed body, known once it has been sent (the same event again, with
+   * `bytes`: it adds to that request's count, never counts a request).
+   */
+  readonly type: 'request' | 'robots-txt' | 'referral' | 'bytes'
   /** Milliseconds since the epoch. */
   readonly time: number
   /**
@@ -100,4 +107,14 @@ export interface JudgedRequest {
    * the spacing of an agent's requests against it (src/ledger/crawl-delay.ts).
    */
   readonly crawlDelay?: number
+  /**
+   * The bytes of the response body served to it: its Content-Length (0 for
+   * HEAD and empty bodies). Absent when the body had no Content-Length: its
+   * bytes follow, counted as it streams, in an event of type `bytes`.
+   */
+  readonly bytes?: number
+  /** Whether the response was an HTML page (Content-Type text/html): a page crawled, or a page a referral led to. */
+  readonly page?: boolean
+  /** For type `referral`: the Referer's host, one of the registry's referrer hosts. */
+  readonly referrer?: string
 }

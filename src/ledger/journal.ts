@@ -36,6 +36,7 @@
 import type { JudgedRequest } from '../core/events.ts'
 import { HELD_PREFIX } from './backlog.ts'
 import { eachKey, LOSS_STASH_PREFIX, STALE_STASH_MS } from './losses.ts'
+import { isCounterEvent } from './served.ts'
 
 export { HELD_PREFIX }
 
@@ -108,7 +109,8 @@ export class Journal {
 
   /** Counts an event accepted during an outage: `held` in the backlog, or dropped at once. */
   note(event: JudgedRequest, held: boolean): void {
-    if (this.tagOf.has(event)) return
+    // Counters are not requests: the journal counts requests (served.ts).
+    if (this.tagOf.has(event) || isCounterEvent(event)) return
     const e = (this.current ??= new Entry(`${this.isolate()}~${++this.seq}`))
     if (e.count === 0) this.pending.push(e)
     e.count++

@@ -15,7 +15,8 @@ const RAW_FIELDS = `SELECT key AS i, ${RAW_ORDER.map((c, n) => `value ->> ${n} A
 const FACT_FIELDS = `SELECT key AS i, value ->> '$.a' AS agent_key, value ->> '$.o' AS operator, value ->> '$.h' AS host,
   value ->> '$.v' AS verification, value ->> '$.r' AS robots_version, value ->> '$.t' AS time, value ->> '$.c' AS known,
   value ->> '$.p' AS prev_allowed, value ->> '$.b' AS blocked, value ->> '$.q' AS request, value ->> '$.pa' AS path,
-  value ->> '$.tk' AS agent_tokens, value ->> '$.rl' AS rule_line, value ->> '$.rt' AS rule_type, value ->> '$.rp' AS rule_pattern
+  value ->> '$.tk' AS agent_tokens, value ->> '$.rl' AS rule_line, value ->> '$.rt' AS rule_type, value ->> '$.rp' AS rule_pattern,
+  coalesce(value ->> '$.by', 0) AS bytes, coalesce(value ->> '$.pg', 0) AS page
   FROM json_each(?1)`
 
 function classified(fields: string): string {
@@ -75,15 +76,16 @@ const LATE_FACTS = classified(`${FACT_FIELDS} WHERE (value ->> '$.t' / 3600000) 
  * (`sampled`) are worked out per hour against counts_hourly as it was.
  */
 export const UPSERT_LATE_DAILY = `WITH c AS (${LATE_FACTS}),
-  hg AS (SELECT agent_key, hour, day, host, verification, cls, count(*) AS n, sum(blocked) AS blocked, min(time) AS first, max(time) AS last
+  hg AS (SELECT agent_key, hour, day, host, verification, cls, count(*) AS n, sum(blocked) AS blocked, min(time) AS first, max(time) AS last,
+           sum(bytes) AS bytes, sum(page) AS pages
          FROM c GROUP BY agent_key, hour, host, verification, cls)
-  INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, first_time, last_time)
+  INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, first_time, last_time, bytes, pages)
   SELECT hg.agent_key, hg.day, hg.host, hg.verification, hg.cls, sum(hg.n), sum(hg.blocked),
-    sum(max(0, min(hg.n, ?2 - coalesce(h.sampled, 0)))), min(hg.first), max(hg.last)
+    sum(max(0, min(hg.n, ?2 - coalesce(h.sampled, 0)))), min(hg.first), max(hg.last), sum(hg.bytes), sum(hg.pages)
   FROM hg LEFT JOIN counts_hourly h ON ${onKey('h', 'hg', 'hour')}
   WHERE true GROUP BY hg.agent_key, hg.day, hg.host, hg.verification, hg.cls
   ON CONFLICT (agent_key, day, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
-    blocked = blocked + excluded.blocked, sampled = sampled + excluded.sampled,
+    blocked = blocked + excluded.blocked, sampled = sampled + excluded.sampled, bytes = bytes + excluded.bytes, pages = pages + excluded.pages,
     first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)`
 
 /** The timeline of requests recorded late, for an hour already rolled up: crawlers only, genuine claims only. */
@@ -95,11 +97,11 @@ export const UPSERT_LATE_TIMELINE = `INSERT INTO timeline_hourly (hour, host, ca
   ON CONFLICT (hour, host, category) DO UPDATE SET requests = requests + excluded.requests, violations = violations + excluded.violations`
 
 /** Returns the keys whose sampling budget is spent, so the isolate stops sending their raw rows this hour. */
-export const UPSERT_COUNTS_HOURLY = `INSERT INTO counts_hourly (agent_key, hour, host, verification, class, requests, blocked, sampled, first_time, last_time)
-  SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ?2), min(time), max(time)
+export const UPSERT_COUNTS_HOURLY = `INSERT INTO counts_hourly (agent_key, hour, host, verification, class, requests, blocked, sampled, first_time, last_time, bytes, pages)
+  SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ?2), min(time), max(time), sum(bytes), sum(page)
   FROM (${FACTS}) WHERE true GROUP BY agent_key, hour, host, verification, cls
   ON CONFLICT (agent_key, hour, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
-    blocked = blocked + excluded.blocked, sampled = min(?2, sampled + excluded.sampled),
+    blocked = blocked + excluded.blocked, sampled = min(?2, sampled + excluded.sampled), bytes = bytes + excluded.bytes, pages = pages + excluded.pages,
     first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)
   RETURNING CASE WHEN sampled >= ?2 THEN agent_key || char(10) || hour || char(10) || host || char(10) || verification || char(10) || class END AS spent`
 

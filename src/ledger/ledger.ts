@@ -25,6 +25,8 @@ import {
 } from './ledger-sql.ts'
 import { agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, SHAPE_CAP, summariseFetches, toEventRow, toFact, versionDaysOf, type Fact } from './rollups.ts'
 import { previousAllowed } from './versions.ts'
+import { referralStatement } from './referrals.ts'
+import { bytesStatement } from './served.ts'
 
 export { recordRobotsVersion, type Deployment } from './versions.ts'
 export { pruneLedger, type PruneOptions, type PruneResult } from './prune.ts'
@@ -128,8 +130,15 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
  * await writeEvents(env.DB, events, { analytics: env.ROBOTS_AE })
  * @returns the number of events written.
  */
-export async function writeEvents(db: D1Database, events: readonly JudgedRequest[], opts: WriteEventsOptions = {}): Promise<number> {
-  if (events.length === 0) return 0
+export async function writeEvents(db: D1Database, written: readonly JudgedRequest[], opts: WriteEventsOptions = {}): Promise<number> {
+  // Counters, not requests: people's referrals (src/ledger/referrals.ts) and streamed bodies' bytes
+  // (src/ledger/served.ts), in the same transaction, after the requests they add to.
+  const counters = [referralStatement(db, written), bytesStatement(db, written)].filter((s) => s !== undefined)
+  const events = counters.length === 0 ? written : written.filter((e) => e.type !== 'referral' && e.type !== 'bytes')
+  if (events.length === 0) {
+    if (counters.length > 0) await db.batch([...counters, ...(opts.also ?? [])])
+    return written.length
+  }
   const budget = Math.max(0, Math.trunc(opts.sampleBudget ?? SAMPLE_BUDGET))
   // Fetches first: a fetch counts from the moment it was recorded, for the
   // requests of this very batch too.
@@ -149,7 +158,7 @@ export async function writeEvents(db: D1Database, events: readonly JudgedRequest
   // Requests under a Crawl-delay: their times, measured by the cron across isolates.
   const times = crawlTimesStatement(db, events)
   if (times !== null) statements.push(times)
-  const results = await db.batch([...statements, ...classQueries, ...(opts.also ?? [])])
+  const results = await db.batch([...statements, ...classQueries, ...counters, ...(opts.also ?? [])])
   for (const k of hourly)
     noteSpent(
       ((results[k]?.results ?? []) as { spent: string | null }[]).map((r) => r.spent),
@@ -160,5 +169,5 @@ export async function writeEvents(db: D1Database, events: readonly JudgedRequest
     const classes = chunks.flatMap((chunk, k) => chunk.map((e, i) => decided[k]?.get(i) ?? toFact(e, null).c ?? 'unclassified'))
     writeToAnalyticsEngine(opts.analytics, events, classes)
   }
-  return events.length
+  return written.length
 }

@@ -15,6 +15,7 @@ import type { HostGate } from './hosts.ts'
 import { Journal, type HeldStore } from './journal.ts'
 import { recordRobotsVersion, writeEvents } from './ledger.ts'
 import { recordLoss, type LossStashStore } from './losses.ts'
+import { isCounterEvent } from './served.ts'
 import type { Deployment } from './versions.ts'
 
 /** Counters of one isolate's recorder. */
@@ -175,7 +176,9 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
   const open = (): Episode => (episode ??= new Episode(`${(isolate ??= crypto.randomUUID().slice(0, 8))}-${++episodes}`, now()))
 
   /** `journaled`: the journal counted them already; otherwise it counts those it journaled, and the episode the rest. */
-  function drop(events: readonly JudgedRequest[], why: string, journaled = false, quiet = false): void {
+  function drop(all: readonly JudgedRequest[], why: string, journaled = false, quiet = false): void {
+    // A counter's event (a referral, a streamed body's bytes) is no request: not counted as one lost.
+    const events = all.filter((e) => !isCounterEvent(e))
     if (events.length === 0) return
     stats.dropped += events.length
     const e = open()

@@ -32,12 +32,12 @@ const SPANS_PER_RUN = 8
 
 const HOURS = `FROM agents a CROSS JOIN counts_hourly c ON c.agent_key = a.agent_key AND c.hour >= ?1 AND c.hour < ?2`
 
-const ROLL_DAILY = `INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, first_time, last_time)
+const ROLL_DAILY = `INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, first_time, last_time, bytes, pages)
   SELECT c.agent_key, (c.hour / 86400000) * 86400000, c.host, c.verification, c.class, sum(c.requests), sum(c.blocked), sum(c.sampled),
-    min(c.first_time), max(c.last_time)
+    min(c.first_time), max(c.last_time), sum(c.bytes), sum(c.pages)
   ${HOURS} WHERE true GROUP BY c.agent_key, (c.hour / 86400000) * 86400000, c.host, c.verification, c.class
   ON CONFLICT (agent_key, day, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
-    blocked = blocked + excluded.blocked, sampled = sampled + excluded.sampled,
+    blocked = blocked + excluded.blocked, sampled = sampled + excluded.sampled, bytes = bytes + excluded.bytes, pages = pages + excluded.pages,
     first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)`
 
 /** Crawlers only (tools apart), genuine claims only: what the timeline shows. */

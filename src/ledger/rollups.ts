@@ -173,6 +173,9 @@ export interface Fact {
   readonly rl: number | null
   readonly rt: string | null
   readonly rp: string | null
+  /** Bytes served (0 when not measured) and whether it was an HTML page. */
+  readonly by: number
+  readonly pg: 0 | 1
 }
 
 /** The fact for `e`; `previousAllowed` is the isolate's re-check against the previous version (null: not known). */
@@ -193,6 +196,8 @@ export function toFact(e: JudgedRequest, previousAllowed: boolean | null): Fact 
     rl: e.rule?.line ?? null,
     rt: e.rule?.type ?? null,
     rp: e.rule?.pattern ?? null,
+    by: Number.isSafeInteger(e.bytes) && e.bytes! > 0 ? e.bytes! : 0,
+    pg: e.page === true ? 1 : 0,
   }
 }
 

@@ -68,11 +68,13 @@ describe('toCsv', () => {
     const lines = toCsv(report).split('\r\n')
     expect(lines).toHaveLength(5)
     expect(lines[0]).toMatch(/^section,agent,operator,category,verdict,reason,requests,/)
-    expect(lines[0]).toMatch(/,new_host,unclassified,last_seen,pending_until,pending_host,crawl_delay_seconds,crawl_delay_requests,crawl_delay_early,crawl_delay_verdict$/)
+    expect(lines[0]).toMatch(
+      /,new_host,unclassified,last_seen,pending_until,pending_host,crawl_delay_seconds,crawl_delay_requests,crawl_delay_early,crawl_delay_verdict,bytes,pages,referred,crawl_to_refer$/,
+    )
     expect(lines[4]).toBe('')
     expect(lines[1]).toBe(
       'agent,\'=cmd,,,not enough data,"only 3 judged requests (20 needed), 1 disallowed request without fetching robots.txt",3,1,0,0,0,1,0,1,' +
-        '2026-01-05T10:00:00.000Z,2026-01-05T10:00:00.000Z,0,,0,"/a,b",0,0,2026-01-05T10:00:00.000Z,,,,,,',
+        '2026-01-05T10:00:00.000Z,2026-01-05T10:00:00.000Z,0,,0,"/a,b",0,0,2026-01-05T10:00:00.000Z,,,,,,,0,0,,',
     )
     expect(lines[2]).toMatch(/^tool,curl,/)
     expect(lines[3]).toMatch(/^unchecked,'=cmd,,,claims that could not be checked \(not counted against the agent\),,1,1,/)
@@ -92,5 +94,38 @@ describe('toCsv', () => {
     const cell = (name: string) => line![header!.indexOf(name)]
     expect([cell('verdict'), cell('new_host'), cell('counted_violations')]).toEqual(['pending', '115', '0'])
     expect([cell('pending_until'), cell('pending_host')]).toEqual(['2026-01-06T10:00:00.000Z', 'example.com'])
+  })
+
+  it('appends bytes and pages per agent, and one row per operator with what it referred back', () => {
+    const doc = buildReport({
+      ...input,
+      agents: [{ agentKey: 'claudebot', agentId: 'claudebot', operator: 'Anthropic', category: 'AI Crawler', kind: 'bot', declaredObeys: true }],
+      counts: [{ agentKey: 'claudebot', verification: 'verified', cls: 'allowed', requests: 40, blocked: 0, sampled: 40, first: T0, last: T0, bytes: 123_456, pages: 38 }],
+      paths: [],
+      referrals: [
+        { referrer: 'claude.ai', visits: 4 },
+        { referrer: 'chatgpt.com', visits: 9 },
+      ],
+    })
+    const [header, ...lines] = toCsv(doc)
+      .split('\r\n')
+      .map((l) => l.split(','))
+    const row = (section: string, operator: string) => lines.find((l) => l[0] === section && l[2] === operator)!
+    // From the end: the appended columns hold numbers, while the reason before them may hold quoted commas.
+    const cell = (line: string[], name: string) => line.at(header!.indexOf(name) - header!.length)
+    const agent = row('agent', 'Anthropic')
+    expect([cell(agent, 'bytes'), cell(agent, 'pages'), cell(agent, 'referred')]).toEqual(['123456', '38', ''])
+    const anthropic = row('operator', 'Anthropic')
+    expect(anthropic).toHaveLength(header!.length)
+    expect([anthropic[header!.indexOf('requests')], cell(anthropic, 'bytes'), cell(anthropic, 'pages'), cell(anthropic, 'referred'), cell(anthropic, 'crawl_to_refer')]).toEqual([
+      '40',
+      '123456',
+      '38',
+      '4',
+      '9.5',
+    ])
+    // An operator that only referred: nothing crawled, so a ratio of 0.
+    const openai = row('operator', 'OpenAI')
+    expect([cell(openai, 'pages'), cell(openai, 'referred'), cell(openai, 'crawl_to_refer')]).toEqual(['0', '9', '0'])
   })
 })

@@ -140,3 +140,37 @@ describe('report: the Crawl-delay verdict line in the text output', () => {
     expect(lines.find((l) => l.trimStart().startsWith('gptbot '))).not.toContain('Crawl-delay')
   })
 })
+
+describe('report: what crawlers took and what their operators referred back', () => {
+  const report = buildReport({
+    filter: { since: T0, until: T0 + DAY },
+    source: 'd1',
+    agents: [
+      { agentKey: 'gptbot', agentId: 'gptbot', kind: 'bot', operator: 'OpenAI', category: 'AI Crawler', declaredObeys: true },
+      { agentKey: 'claudebot', agentId: 'claudebot', kind: 'bot', operator: 'Anthropic', category: 'AI Crawler', declaredObeys: true },
+    ],
+    counts: [
+      { ...row('gptbot', 'allowed', 48_120), bytes: 3_100_000_000, pages: 48_120 },
+      { ...row('claudebot', 'allowed', 40_000), bytes: 950_000, pages: 38_000 },
+    ],
+    referrals: [{ referrer: 'claude.ai', visits: 12 }],
+    paths: [],
+    rules: [],
+    groupUses: [],
+    texts: new Map(),
+    timeline: [],
+    timelineBin: HOUR,
+    coverage: { counts: { since: T0, until: T0 + DAY }, samples: null, paths: { since: T0, until: T0, other: 0 }, summary: 'counts cover the full day' },
+  })
+
+  it('prints pages and bytes per crawler, and pages crawled, visits referred and the ratio per operator', () => {
+    const io = captureIo()
+    printReport(report, 'test', io)
+    const text = io.text()
+    expect(text).toMatch(/^gptbot: 48,120 requests, 48,120 pages, 3\.1 GB$/m)
+    expect(text).toMatch(/^claudebot: 40,000 requests, 38,000 pages, 950 kB$/m)
+    expect(text).toMatch(/^Anthropic: 38,000 pages crawled, 12 visits referred \(3,166:1\), 950 kB$/m)
+    expect(text).toMatch(/^OpenAI: 48,120 pages crawled, 0 visits referred \(no referral\), 3\.1 GB$/m)
+    expect(text).toContain('Apps often send no Referer')
+  })
+})

@@ -10,6 +10,7 @@ import { drillDown } from './drill.js'
 import { el, formatCount, formatTime, visible } from './dom.js'
 import { historyView, parseVersionHref } from './history.js'
 import { sortableTable } from './table.js'
+import { bytesLines, operatorLines } from './taken.js'
 import { agentColumns, pathColumns, ruleColumns, setVerifiable, spoofedColumns, toolColumns, totals } from './views.js'
 
 const body = document.body
@@ -107,6 +108,8 @@ async function load() {
     $('coverage').textContent = report.coverage ? `Coverage: ${report.coverage.summary}.` : ''
     $('totals').replaceChildren(...totals(report))
     renderTables()
+    $('operators').replaceChildren(...operatorLines(report))
+    $('bytes').replaceChildren(...bytesLines(report))
     rules.render(report.topRules)
     paths.render(report.topPaths)
     drawCharts()

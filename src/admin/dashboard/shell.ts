@@ -132,6 +132,12 @@ export function renderDashboard(shell: DashboardShell): string {
     <section><h2>Most violated rules</h2><div class="scroll"><table id="rules" class="data"></table></div></section>
     <section><h2>Most violated paths</h2><div class="scroll"><table id="paths" class="data"></table></div></section>
   </div>
+  <section id="taken">
+    <h2>What crawlers took, and what came back</h2>
+    <p class="hint">Pages crawled: judged requests answered with HTML. Visits referred: people who arrived on an HTML page with a Referer from the operator's product (Cloudflare Radar's crawl-to-refer ratio). Apps often send no Referer, so referrals are a floor.</p>
+    <ul id="operators" class="lines"></ul>
+    <ul id="bytes" class="lines"></ul>
+  </section>
   <section>
     <h2>Tools</h2>
     <p class="hint">Generic clients (curl, wget, python-requests, …), judged by the same rules and kept apart from the crawlers of known operators.</p>

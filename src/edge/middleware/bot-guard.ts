@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { identifyAgent, type AgentIdentity } from '../../core/agents/index.ts'
+import { referrerHost } from '../../core/agents/referrer-host.ts'
 import { cfOf, cloudflareVouches } from '../../verify/verify.ts'
 import type { Policies, Policy } from '../../core/config/index.ts'
 import type { JudgedRequest, Verification } from '../../core/events.ts'
@@ -29,7 +30,10 @@ export type BotGuardEnv = {
 /**
  * Receives each judged request and each fetch of /robots.txt by an
  * identified agent, with the policy that judged it: the one record hook of
- * the guard, robots.txt, the edge's options and the Worker's ledger.
+ * the guard, robots.txt, the edge's options and the Worker's ledger. Also
+ * the counters' events: `referral` (a person sent from an operator's
+ * product) and `bytes` (a streamed body's size, for a request already
+ * recorded); see JudgedRequest.type.
  */
 export type RecordFn = (event: JudgedRequest, c: Context, policy: Policy) => Promise<void> | void
 
@@ -65,6 +69,12 @@ export interface BotGuardOptions {
    * Default: none (nothing enforced).
    */
   pace?: (c: Context, key: string, delayMs: number) => Promise<number>
+  /**
+   * Records the bytes served to each judged request (its Content-Length, or
+   * its streamed body counted) and whether it was an HTML page. Default:
+   * true; `npm run bench -- bytes` measures the cost against false.
+   */
+  countBytes?: boolean
 }
 
 /**
@@ -135,20 +145,46 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
   const log = options.log ?? ((line: string) => console.log(line))
 
   const keep = (c: Context, event: JudgedRequest, policy: Policy): Promise<void> | undefined => {
-    log(logLine(event))
+    // A referral is a person's visit, and a `bytes` event a count for one already kept: neither is logged or hashed.
+    const counter = event.type === 'referral' || event.type === 'bytes'
+    if (!counter) log(logLine(event))
     if (record === undefined) return
-    const salt = ipSalt?.(c)
+    const salt = counter ? undefined : ipSalt?.(c)
     const ip = c.req.header('cf-connecting-ip') ?? null
     // Off the response path; a failure is the recorder's to count, never the visitor's.
     const work = hashIp(ip, salt)
       .then((ipHash) => record(ipHash === undefined ? event : { ...event, ipHash }, c, policy))
       .catch((error: unknown) => console.error('robots-edge: record failed', error))
-    try {
-      c.executionCtx.waitUntil(work)
-    } catch {
-      // No execution context (a unit test calling app.request): the promise still runs.
-    }
+    waitUntil(c, work)
     return held(c, work, options.hold)
+  }
+
+  /**
+   * Records `event` with what `res`, its response, says of itself: whether
+   * it is an HTML page, and its Content-Length. A body without one is
+   * counted as it streams (a copy replaces it in `c.res`), and its size
+   * recorded once sent, as a `bytes` event: the request's own event never
+   * waits for its body, which a caller may never read.
+   */
+  const keepServed = (c: Context, event: JudgedRequest, policy: Policy, res: Response): Promise<void> | undefined => {
+    if (options.countBytes === false) return keep(c, event, policy)
+    const page = /^text\/html/i.test(res.headers.get('content-type') ?? '')
+    const length = res.body === null || c.req.method === 'HEAD' ? 0 : Number(res.headers.get('content-length') ?? Number.NaN)
+    if (length >= 0 || res.status === 101) return keep(c, { ...event, page, bytes: length >= 0 ? length : 0 }, policy)
+    let bytes = 0
+    let sending: Promise<void> | undefined
+    const counter = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        bytes += chunk.byteLength
+        // Waited for from the first chunk sent: a body nobody reads holds nothing open.
+        if (sending === undefined) waitUntil(c, (sending = sent.then(() => void keep(c, { ...event, type: 'bytes', bytes }, policy))))
+        out.enqueue(chunk)
+      },
+    })
+    // Ends when the body is sent, or when the client goes away (then what was sent so far).
+    const sent = res.body!.pipeTo(counter.writable).catch(() => {})
+    c.res = new Response(counter.readable, res)
+    return keep(c, { ...event, page }, policy)
   }
 
   /** Judges one request; null when it is not to be judged (mode off) or cannot be. */
@@ -198,13 +234,47 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
     const path = c.req.path
     if (path === '/robots.txt' || excluded(path)) return next()
     const assessed = await assess(c)
-    if (assessed === null) return next()
+    if (assessed === null) {
+      // Not judged (a person, mostly): counted as a referral when it came from an operator's product to an HTML page.
+      const referrer = referrerHost(c.req.header('referer'))
+      await next()
+      if (referrer !== undefined && record !== undefined && /^text\/html/i.test(c.res.headers.get('content-type') ?? '')) {
+        const url = new URL(c.req.url)
+        const policy = policies.get(url.hostname, deploymentEnvOf(c))
+        await keep(
+          c,
+          {
+            type: 'referral',
+            time: Date.now(),
+            host: policy.config.host,
+            method: c.req.method,
+            path: '',
+            userAgent: '',
+            agent: PERSON,
+            verification: 'unverified',
+            group: null,
+            allowed: true,
+            rule: null,
+            mode: 'off',
+            action: 'pass',
+            status: 0,
+            robotsVersion: policy.version,
+            referrer,
+          },
+          policy,
+        )
+      }
+      return
+    }
     const { judgment, policy, event, wait } = assessed
     c.set('robotsJudgment', judgment)
     c.set('robotsVerdict', judgment)
-    await keep(c, event, policy)
     if (judgment.action === 'block') {
-      if (onBlock && !wait) return onBlock(c, judgment, policy)
+      if (onBlock && !wait) {
+        c.res = await onBlock(c, judgment, policy)
+        await keepServed(c, event, policy, c.res)
+        return c.res
+      }
       // Too early: 429 with Retry-After (RFC 9110 §10.2.3) and the RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10 §3, §4): one request per delay.
       const { status, body, headers } = wait
         ? {
@@ -213,9 +283,23 @@ export function botGuard(options: BotGuardOptions): MiddlewareHandler<BotGuardEn
             headers: { 'Retry-After': `${wait}`, 'RateLimit-Policy': `"crawl-delay";q=1;w=${Math.ceil(event.crawlDelay!)}`, RateLimit: `"crawl-delay";r=0;t=${wait}` },
           }
         : policy.config.guard
+      // The refusal's size is known: its body is the config's text.
+      await keep(c, { ...event, page: false, bytes: new TextEncoder().encode(body).byteLength }, policy)
       return new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } })
     }
-    return next()
+    await next()
+    await keepServed(c, event, policy, c.res)
+  }
+}
+
+/** The agent of a referral event: a person, no agent at all. */
+const PERSON = { tokens: [], kind: 'tool', obeysRobotsTxt: false } as const
+
+function waitUntil(c: Context, work: Promise<unknown>): void {
+  try {
+    c.executionCtx.waitUntil(work)
+  } catch {
+    // No execution context (a unit test calling app.request): the promise still runs.
   }
 }
 
@@ -239,11 +323,7 @@ export function recordRobotsFetch(options: Pick<BotGuardOptions, 'record' | 'ver
       const ipHash = await hashIp(c.req.header('cf-connecting-ip') ?? null, options.ipSalt?.(c))
       await record(ipHash === undefined ? event : { ...event, ipHash }, c, policy)
     })().catch((error: unknown) => console.error('robots-edge: record failed', error))
-    try {
-      c.executionCtx.waitUntil(work)
-    } catch {
-      // No execution context: the promise still runs.
-    }
+    waitUntil(c, work)
     return held(c, work, options.hold)
   }
 }

@@ -19,6 +19,7 @@ export const LEDGER_TABLES = [
   'crawl_times',
   'crawl_delay_daily',
   'crawl_delay_last',
+  'referrals_daily',
 ] as const
 
 export async function clearLedger(db: D1Database): Promise<void> {
