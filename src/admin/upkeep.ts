@@ -2,6 +2,7 @@ import { d1Of } from '../ledger/d1.ts'
 import { collectHeldLosses } from '../ledger/journal.ts'
 import { pruneLedger, rollUpLedger } from '../ledger/ledger.ts'
 import { collectStashedLosses } from '../ledger/losses.ts'
+import { pruneAppliedIds } from '../ledger/queue-consumer.ts'
 import { kvOf } from '../verify/store/kv.ts'
 import { refreshIpRanges } from '../verify/store/ip-ranges.ts'
 
@@ -47,7 +48,7 @@ export async function runUpkeep(env: unknown, now: number = Date.now()): Promise
     const database = d1Of(env)
     const missing = (binding: string) => Promise.reject(new Error(`no ${binding} binding`))
     // Roll the hourly counters up first: pruning keeps hourly rows until they are.
-    const ledger = async (d: D1Database) => ({ rollUp: await rollUpLedger(d, { now }), ...(await pruneLedger(d, { now })) })
+    const ledger = async (d: D1Database) => ({ rollUp: await rollUpLedger(d, { now }), ...(await pruneLedger(d, { now })), queueIds: await pruneAppliedIds(d, now) })
     const [refresh, prune, losses] = await Promise.allSettled([
       settle(() => (kv ? refreshIpRanges(kv) : missing('ROBOTS_KV'))),
       settle(() => (database ? ledger(database) : missing('DB'))),

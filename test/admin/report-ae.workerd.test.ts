@@ -1,14 +1,18 @@
-// The Analytics Engine report judges as the D1 report does: the
-// same events go to D1 and, through writeEvents, to a dataset spy; a stand-in
-// for the SQL API answers the report's queries from those points (each
-// weighted by its sample interval), and both reports give the same per-agent
-// verdicts and classes.
+// The Analytics Engine report judges as the D1 report does: the same
+// events go to D1 and to a dataset spy as data points carrying the classes
+// D1 gives them; a stand-in for the SQL API answers the report's queries
+// from those points (each weighted by its sample interval), and both reports
+// give the same per-agent verdicts and classes. The edge writes its points
+// when it records events, before D1 classifies them: a genuine claim's
+// disallowed request then carries no class, and shows as unclassified.
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { analyticsEngineReportSql, getAnalyticsEngineJudgedReport } from '../../src/admin/ae-report.ts'
 import { getReport } from '../../src/admin/queries.ts'
 import type { Report } from '../../src/admin/types.ts'
 import { recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
+import { toDataPoint } from '../../src/ledger/analytics-engine.ts'
+import type { JudgedRequest } from '../../src/core/events.ts'
 import { DAY, HOUR, MINUTE, T0, fetched, googlebot, gptbot, judged, scraper } from '../support/report-fixtures.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
 
@@ -112,7 +116,12 @@ describe('the Analytics Engine report', () => {
     await recordRobotsVersion(db, { host: 'example.com', hash: 'v1', text: 'User-agent: *\nDisallow: /admin/\n', time: T0 - 30 * DAY })
     const points: Point[] = []
     let time = 0
-    const analytics: AnalyticsEngineDataset = { writeDataPoint: (p) => void points.push({ blobs: p!.blobs as string[], doubles: p!.doubles!, interval: 1, time }) }
+    // The classes D1 gives these requests: GPTBot's disallowed ones come after its fetch, the scraper never fetched.
+    const classOf = (e: JudgedRequest, blob: string) => blob || (e.agent === gptbot ? 'afterFetch' : 'neverFetched')
+    const point = (e: JudgedRequest): Point => {
+      const p = toDataPoint(e)
+      return { blobs: (p.blobs as string[]).map((x, i) => (i === 18 ? classOf(e, x) : x)), doubles: p.doubles!, interval: 1, time }
+    }
     const events = [
       fetched({ agent: gptbot, time: T0 }),
       ...Array.from({ length: 40 }, (_, i) => judged({ agent: gptbot, time: T0 + (i + 1) * MINUTE, path: i % 4 ? `/p/${i}` : `/admin/${i}`, allowed: i % 4 !== 0 })),
@@ -122,7 +131,8 @@ describe('the Analytics Engine report', () => {
     ]
     for (const e of events) {
       time = e.time
-      await writeEvents(db, [e], { analytics })
+      await writeEvents(db, [e])
+      points.push(point(e))
     }
     const d1 = await getReport(db, RANGE)
     const ae = await getAnalyticsEngineJudgedReport({ accountId: 'a', apiToken: 't', dataset: 'robots_edge_events', fetch: sqlApi(points) }, RANGE, {
@@ -147,5 +157,17 @@ describe('the Analytics Engine report', () => {
       RANGE,
     )
     expect(sampled.agents.find((a) => a.agentKey === 'gptbot')?.evidence).toMatchObject({ requests: 400, violations: { afterFetch: 100 } })
+
+    // As the edge writes them, before D1 decides: GPTBot's disallowed requests carry no class and show as unclassified.
+    const asWritten = await getAnalyticsEngineJudgedReport(
+      {
+        accountId: 'a',
+        apiToken: 't',
+        dataset: 'robots_edge_events',
+        fetch: sqlApi(events.map((e) => ({ blobs: toDataPoint(e).blobs as string[], doubles: toDataPoint(e).doubles!, interval: 1, time: e.time }))),
+      },
+      RANGE,
+    )
+    expect(asWritten.agents.find((a) => a.agentKey === 'gptbot')?.evidence.violations).toMatchObject({ afterFetch: 0, counted: 0, unclassified: 10 })
   })
 })
