@@ -403,7 +403,9 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     }
     stats.recorded++
     // Only on reaching the threshold: a write already waiting takes the rest.
-    if (backlog.length === batchSize) void flush()
+    // Not on the queue path, whose writer first gathers for a second: it must
+    // be flush()'s, which the request's waitUntil holds, or workerd may end it.
+    if (!opts.queue && backlog.length === batchSize) void flush()
   }
 
   function recordVersion(version: RobotsVersion): void {
