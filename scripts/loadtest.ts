@@ -46,7 +46,9 @@ function report(r: LoadtestResult): string[] {
       r.queue
         ? `  not stored      ${f.dropped} events counted in ledger_losses (the queue held what D1 refused: none had to be)`
         : `  not stored      ${f.dropped} events counted in ledger_losses (at least ${f.minimumDropped} had to be: what the Worker's backlog of ${BACKLOG_LIMITS.events} events / ${BACKLOG_LIMITS.bytes >> 20} MiB could not hold)`,
-      `  Worker log      ${f.logs.ledger} ledger messages, ${f.logs.busy} lines naming SQLITE_BUSY (one outage: a message when it starts, one when events are dropped, one when it ends)`,
+      r.queue
+        ? `  Worker log      ${f.logs.ledger} ledger messages, ${f.logs.busy} lines naming SQLITE_BUSY (the consumer's: one per batch handed back to the queue)`
+        : `  Worker log      ${f.logs.ledger} ledger messages, ${f.logs.busy} lines naming SQLITE_BUSY (one outage: a message when it starts, one when events are dropped, one when it ends)`,
     )
   }
   const stored = l.recorded + (f?.dropped ?? 0)
