@@ -39,6 +39,8 @@ interface KvPut {
 
 export interface LocalWorker {
   readonly url: string
+  /** The Miniflare instance running both Workers (its queues, D1, KV). */
+  readonly mf: Miniflare
   /** The bundle it runs. */
   readonly scriptPath: string
   readonly db: LedgerDb
@@ -66,6 +68,38 @@ export interface StartOptions {
   readonly ipHashSalt?: string
   /** Keep D1 in a SQLite file (in a fresh temporary directory, removed on dispose) rather than in memory: the fault test locks it. Default false. */
   readonly d1OnDisk?: boolean
+  /**
+   * The ledger queue in front of D1, as `npm run deploy -- --queue` sets it
+   * up (scripts/queue-config.mjs): the edge's LEDGER_QUEUE producer, the
+   * admin Worker consuming it and its dead-letter queue. Default: none (the
+   * edge writes to D1 directly).
+   */
+  readonly queue?: QueueOptions
+}
+
+/** The ledger queue's settings in Miniflare (Queues' own, locally). */
+export interface QueueOptions {
+  /** Seconds the consumer waits to fill a batch. Default 1 (deployed: 5). */
+  readonly batchTimeoutSeconds?: number
+  /** Retries before a message goes to the dead-letter queue. Default 20, as deployed. */
+  readonly maxRetries?: number
+  /** The consumer's first retry delay in seconds (LEDGER_RETRY_SECONDS). Default 1 (deployed: 5). */
+  readonly retrySeconds?: number
+}
+
+/** The queue and its dead-letter queue, named as deployed for the edge Worker `robots-edge`. */
+export const LEDGER_QUEUES = { queue: 'robots-edge-ledger', deadLetter: 'robots-edge-ledger-dlq' } as const
+
+function queueWorkers(queue: QueueOptions | undefined) {
+  if (queue === undefined) return { edge: {}, admin: {} }
+  const consumer = { maxBatchSize: 100, maxBatchTimeout: queue.batchTimeoutSeconds ?? 1, maxRetries: queue.maxRetries ?? 20 }
+  return {
+    edge: { queueProducers: { LEDGER_QUEUE: { queueName: LEDGER_QUEUES.queue } } },
+    admin: {
+      queueConsumers: { [LEDGER_QUEUES.queue]: { ...consumer, deadLetterQueue: LEDGER_QUEUES.deadLetter }, [LEDGER_QUEUES.deadLetter]: consumer },
+      bindings: { LEDGER_RETRY_SECONDS: String(queue.retrySeconds ?? 1) },
+    },
+  }
 }
 
 /**
@@ -100,6 +134,7 @@ export async function startWorker(options: StartOptions): Promise<LocalWorker> {
   const stderrCounts = { lines: 0, ledger: 0, busy: 0 }
   // Never the dev server's state (.wrangler/state): a directory of its own.
   const d1Dir = options.d1OnDisk ? await mkdtemp(join(tmpdir(), 'robots-edge-loadtest-d1-')) : undefined
+  const queued = queueWorkers(options.queue)
   const mf = new Miniflare({
     ...(d1Dir === undefined ? {} : { d1Persist: d1Dir }),
     workers: [
@@ -110,12 +145,14 @@ export async function startWorker(options: StartOptions): Promise<LocalWorker> {
         kvNamespaces: { ROBOTS_KV: 'loadtest-kv' },
         serviceBindings: { ROBOTS_ADMIN: admin.name! },
         bindings: { ROBOTS_ENV: 'production', ORIGIN: '', IP_HASH_SALT: options.ipHashSalt ?? 'loadtest-salt' },
+        ...queued.edge,
       },
       {
         ...bundledWorker(admin, adminScriptPath),
         d1Databases: { DB: 'loadtest-ledger' },
         kvNamespaces: { ROBOTS_KV: 'loadtest-kv' },
-        bindings: { ROBOTS_ENV: 'production', ROBOTS_ADMIN_TOKEN: options.adminToken ?? 'loadtest-admin-token' },
+        ...queued.admin,
+        bindings: { ROBOTS_ENV: 'production', ROBOTS_ADMIN_TOKEN: options.adminToken ?? 'loadtest-admin-token', ...queued.admin.bindings },
       },
     ],
     ...LOCAL,
@@ -146,7 +183,7 @@ export async function startWorker(options: StartOptions): Promise<LocalWorker> {
       await mf.dispose()
       if (d1Dir !== undefined) await rm(d1Dir, { recursive: true, force: true })
     }
-    return { url, scriptPath, db, stderr, stderrCounts, dispose, ...(d1Dir === undefined ? {} : { d1Dir }) }
+    return { url, mf, scriptPath, db, stderr, stderrCounts, dispose, ...(d1Dir === undefined ? {} : { d1Dir }) }
   } catch (error) {
     await mf.dispose()
     if (d1Dir !== undefined) await rm(d1Dir, { recursive: true, force: true })

@@ -15,6 +15,11 @@
 //      random values when a Worker has none yet; the token is printed once.
 // Arguments go to both `wrangler deploy`s (e.g. `npm run deploy -- --env
 // staging`). `--dry-run` bundles both, offline, as `npm run build` does the edge.
+// `--queue` puts the ledger queue in front of D1 (scripts/queue-config.mjs):
+// the queue and its dead-letter queue are created if missing (before the
+// Workers, which bind them), and both Workers are deployed with the
+// producer and consumer bindings. Without it, the edge writes to D1 itself;
+// a later deploy without `--queue` returns to that (the queues stay, unused).
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -22,13 +27,15 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { register } from 'tsx/esm/api'
 import { experimental_readRawConfig, unstable_readConfig } from 'wrangler'
+import { queueConfigs } from './queue-config.mjs'
 
 // The edge Worker is bundled as `npm run build` measures it: for a config
 // object, checked here, without the validator (dev/checked-config.ts).
 register()
 const { checkedConfigDefines } = await import('../dev/checked-config.ts')
 
-const args = process.argv.slice(2)
+const queued = process.argv.includes('--queue')
+const args = process.argv.slice(2).filter((a) => a !== '--queue')
 const envIndex = args.findIndex((a) => a === '--env' || a === '-e')
 const env = envIndex >= 0 ? args[envIndex + 1] : args.find((a) => a.startsWith('--env='))?.slice(6)
 const EDGE_CONFIG = 'wrangler.toml'
@@ -64,10 +71,17 @@ if (bound !== admin.name) {
 }
 
 const edgeDefines = await checkedConfigDefines()
+// With --queue: both configs with the queue's bindings, deployed from copies like the ids below.
+const withQueue = queued ? queueConfigs(env) : undefined
 
 if (args.includes('--dry-run')) {
-  wrangler(['deploy', '-c', ADMIN, '--minify', ...deployArgs])
-  wrangler(['deploy', '-c', EDGE, '--minify', ...edgeDefines, ...deployArgs])
+  if (withQueue) {
+    deploy(ADMIN, {}, withQueue.admin)
+    deploy(EDGE, {}, withQueue.edge, edgeDefines)
+  } else {
+    wrangler(['deploy', '-c', ADMIN, '--minify', ...deployArgs])
+    wrangler(['deploy', '-c', EDGE, '--minify', ...edgeDefines, ...deployArgs])
+  }
   process.exit(0)
 }
 
@@ -124,8 +138,8 @@ function ensureNamespace(kv) {
  * copy sits beside the original, so every relative path in it (main, alias,
  * assets, migrations) means what it means there; it is removed afterwards.
  */
-function deploy(configPath, ids, defines = []) {
-  const { rawConfig } = experimental_readRawConfig({ config: configPath })
+function deploy(configPath, ids, overlaid = undefined, defines = []) {
+  const rawConfig = overlaid ?? experimental_readRawConfig({ config: configPath }).rawConfig
   const target = env ? rawConfig.env?.[env] : rawConfig
   if (!target) {
     console.error(`robots-edge: ${configPath} has no [env.${env}].`)
@@ -162,15 +176,29 @@ function ensureSecrets(configPath) {
   return values
 }
 
+/** A queue, created unless `wrangler queues info` finds it (default retention: 4 days, which queue-consumer.ts's record of applied ids outlasts). */
+function ensureQueue(name) {
+  const found = spawnSync(join('node_modules', '.bin', 'wrangler'), ['queues', 'info', name], { stdio: 'ignore' })
+  if (found.status === 0) return
+  console.log(`robots-edge: creating the queue "${name}"...`)
+  wrangler(['queues', 'create', name])
+}
+
+if (withQueue) {
+  ensureQueue(withQueue.names.deadLetter)
+  ensureQueue(withQueue.names.queue)
+}
+
 const db = edge.d1_databases.find((d) => d.binding === 'DB')
 const kv = edge.kv_namespaces.find((k) => k.binding === 'ROBOTS_KV')
 const ids = { db: db ? ensureDatabase(db) : undefined, kv: kv ? ensureNamespace(kv) : undefined }
 
 // The admin first: the edge's service binding must name a Worker that exists.
-deploy(ADMIN, ids)
-deploy(EDGE, ids, edgeDefines)
+deploy(ADMIN, ids, withQueue?.admin)
+deploy(EDGE, ids, withQueue?.edge, edgeDefines)
 
 const { ROBOTS_ADMIN_TOKEN: token } = ensureSecrets(ADMIN)
 ensureSecrets(EDGE)
 if (token) console.log(`robots-edge: the dashboard token (shown once; keep it): ${token}`)
+if (withQueue) console.log(`robots-edge: the edge sends its events to the queue ${withQueue.names.queue}; ${admin.name} writes them to D1 (dead letters: ${withQueue.names.deadLetter}).`)
 console.log(`robots-edge: deployed ${admin.name} and ${edge.name}. The report: /_robots/ on the edge Worker, with the admin token as the password.`)

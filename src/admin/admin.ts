@@ -2,6 +2,8 @@ import type { ConfigInput } from '../core/config/index.ts'
 import { UPKEEP_PATH } from '../core/report-base.ts'
 import { alertsFor } from './alerts.ts'
 import { createCoverageReader } from '../verify/store/coverage.ts'
+import { countDeadLetters, createLedgerConsumer } from '../ledger/queue-consumer.ts'
+import { d1Of } from '../ledger/d1.ts'
 import { runUpkeep, upkeepHandler } from './upkeep.ts'
 import type { AdminBindings } from './env.ts'
 import { createReportApp } from './routes.ts'
@@ -24,6 +26,11 @@ import { createReportApp } from './routes.ts'
  * for the ledger's upkeep (IP lists, roll-ups, pruning, counts left in KV)
  * with a POST to UPKEEP_PATH, and a cron trigger here runs the same.
  *
+ * With the ledger queue (`npm run deploy -- --queue`), it is also the
+ * queue's consumer: batches of the edge's events are written to D1
+ * (src/ledger/queue-consumer.ts), and the dead-letter queue's (a queue
+ * whose name ends in `-dlq`) are counted as not stored.
+ *
  * @example
  * // src/workers/admin-worker.js (wrangler.admin.toml: name = "robots-edge-admin")
  * import { createAdminWorker } from 'robots-edge'
@@ -38,6 +45,7 @@ export function createAdminWorker(config?: ConfigInput): ExportedHandler<AdminBi
   const readCoverage = createCoverageReader()
   const app = createReportApp({ coverage: (c) => readCoverage(c.env, c.req.url) })
   const upkeep = upkeepHandler(options)
+  let consumer: ReturnType<typeof createLedgerConsumer> | undefined
   return {
     fetch(request, env, ctx) {
       // The edge Worker's cron, through the service binding; never a client's (the edge forwards only /_robots/).
@@ -47,6 +55,16 @@ export function createAdminWorker(config?: ConfigInput): ExportedHandler<AdminBi
     // A cron trigger on this Worker instead of the edge's runs the same upkeep.
     scheduled(_controller, env, ctx) {
       ctx.waitUntil(runUpkeep(env, Date.now(), options))
+    },
+    async queue(batch, env) {
+      if (batch.queue.endsWith('-dlq')) {
+        await countDeadLetters(batch, d1Of(env))
+        return
+      }
+      const retrySeconds = Number(env.LEDGER_RETRY_SECONDS)
+      consumer ??= createLedgerConsumer(Number.isFinite(retrySeconds) && env.LEDGER_RETRY_SECONDS !== '' ? { retrySeconds } : {})
+      const result = await consumer.consume(batch, d1Of(env))
+      console.log(JSON.stringify({ robotsEdge: 'ledger-queue', queue: batch.queue, messages: batch.messages.length, ...result }))
     },
   }
 }

@@ -1,9 +1,13 @@
 /**
- * The compliance report from Workers Analytics Engine: each data
- * point carries the class D1 gave its request when it was recorded, so the
- * same judgment (src/admin/report.ts) gives the same per-agent verdicts
- * and classes as the D1 report, as estimates: Analytics Engine samples busy
- * data, and every count is weighted by `_sample_interval`.
+ * The compliance report from Workers Analytics Engine: each data point
+ * carries the class its event alone decides, written by the edge when the
+ * request is recorded (src/ledger/analytics-engine.ts), so the same judgment
+ * (src/admin/report.ts) gives per-agent verdicts and classes as the D1 report
+ * does, as estimates: Analytics Engine samples busy data, and every count is
+ * weighted by `_sample_interval`. A genuine claim's disallowed request has no
+ * class there (only D1 knows the agent's fetch history and the version in
+ * force before): it is estimated here as a violation after a fetch when the
+ * agent fetched robots.txt in the range, else as one without a fetch.
  */
 import { COUNTED_CLASSES } from '../ledger/classes.ts'
 import { describeCoverage, formatSpan, planRange } from './coverage.ts'
@@ -13,14 +17,21 @@ import type { AgentInfo, CounterRow, GroupUse, PathRow, Report, ReportFilter, Re
 
 const COUNTED = COUNTED_CLASSES.map((c) => `'${c}'`).join(', ')
 const GENUINE = "blob6 IN ('verified', 'unverified')"
+/** A genuine claim's disallowed request whose class only D1 could decide (blob19 empty). */
+const UNSETTLED = `(blob19 = '' AND blob1 = 'request' AND double1 = 0 AND ${GENUINE})`
 
-/** The class of a point: blob19, or for points written before it existed, what the point alone says. */
-function classOf(row: Record<string, unknown>): RequestClass {
+/**
+ * The class of a point: blob19, else what the point alone says. A genuine
+ * disallowed request without one is estimated from whether its agent fetched
+ * robots.txt in the range (`fetchers`): the queries select only those.
+ */
+function classOf(row: Record<string, unknown>, fetchers: ReadonlySet<string>): RequestClass {
   const cls = str(row.class)
   if (cls !== null) return cls as RequestClass
   if (row.type === 'robots-txt') return 'robotsTxt'
-  if (num(row.allowed) === 1) return 'allowed'
-  return row.verification === 'spoofed' ? 'spoofed' : row.verification === 'unknown' ? 'unknown' : 'unclassified'
+  if (row.allowed !== undefined && num(row.allowed) === 1) return 'allowed'
+  if (row.verification === 'spoofed' || row.verification === 'unknown') return row.verification
+  return fetchers.has(String(row.agent_key ?? '')) ? 'afterFetch' : 'neverFetched'
 }
 
 /** The queries for one report, each over the dataset's rows in the filter. */
@@ -35,11 +46,11 @@ export function analyticsEngineReportSql(dataset: string, filter: ReportFilter, 
   toUnixTimestamp(min(timestamp)) AS first, toUnixTimestamp(max(timestamp)) AS last
 ${from} GROUP BY agent_key, verification, class, type, allowed LIMIT 10000 FORMAT JSON`,
     paths: `SELECT blob19 AS class, blob3 AS agent_key, blob2 AS host, blob8 AS path, sum(_sample_interval) AS requests
-${from} AND blob19 IN (${COUNTED}, 'spoofed', 'unknown') GROUP BY class, agent_key, host, path ORDER BY requests DESC LIMIT 2000 FORMAT JSON`,
+${from} AND (blob19 IN (${COUNTED}, 'spoofed', 'unknown') OR ${UNSETTLED}) GROUP BY class, agent_key, host, path ORDER BY requests DESC LIMIT 2000 FORMAT JSON`,
     rules: `SELECT blob2 AS host, blob14 AS version, blob9 AS type, blob10 AS pattern, double2 AS line, blob3 AS agent_key, sum(_sample_interval) AS violations
-${from} AND blob19 IN (${COUNTED}) AND blob9 != ''${crawlers} GROUP BY host, version, type, pattern, line, agent_key ORDER BY violations DESC LIMIT 1000 FORMAT JSON`,
+${from} AND (blob19 IN (${COUNTED}) OR ${UNSETTLED}) AND blob9 != ''${crawlers} GROUP BY host, version, type, pattern, line, agent_key ORDER BY violations DESC LIMIT 1000 FORMAT JSON`,
     timeline: `SELECT toUnixTimestamp(${bin > 3_600_000 ? 'toStartOfDay' : 'toStartOfHour'}(timestamp)) AS t, sum(_sample_interval) AS requests,
-  sumIf(_sample_interval, blob19 IN (${COUNTED})) AS violations
+  sumIf(_sample_interval, blob19 IN (${COUNTED}) OR ${UNSETTLED}) AS violations
 ${from} AND blob1 = 'request' AND ${GENUINE}${crawlers} GROUP BY t ORDER BY t LIMIT 10000 FORMAT JSON`,
     groups: `SELECT blob3 AS agent_key, blob14 AS version, blob11 AS grp
 ${from} AND blob1 = 'request' AND blob11 != '' AND ${GENUINE} GROUP BY agent_key, version, grp LIMIT 5000 FORMAT JSON`,
@@ -64,6 +75,7 @@ export async function getAnalyticsEngineJudgedReport(source: AnalyticsEngineSour
   const [countRows, pathRows, ruleRows, binRows, groupRows] = await Promise.all([sql.counts, sql.paths, sql.rules, sql.timeline, sql.groups].map((q) => queryAnalyticsEngine(source, q)))
   const agents = new Map<string, AgentInfo>()
   const counts: CounterRow[] = []
+  const fetchers = new Set((countRows ?? []).filter((row) => row.type === 'robots-txt').map((row) => String(row.agent_key ?? 'unknown')))
   for (const row of countRows ?? []) {
     const agentKey = String(row.agent_key ?? 'unknown')
     if (!agents.has(agentKey)) {
@@ -72,7 +84,7 @@ export async function getAnalyticsEngineJudgedReport(source: AnalyticsEngineSour
     counts.push({
       agentKey,
       verification: String(row.verification ?? ''),
-      cls: classOf(row),
+      cls: classOf(row, fetchers),
       requests: Math.round(num(row.requests)),
       blocked: Math.round(num(row.blocked)),
       sampled: 0,
@@ -81,7 +93,7 @@ export async function getAnalyticsEngineJudgedReport(source: AnalyticsEngineSour
     })
   }
   const paths: PathRow[] = (pathRows ?? []).map((r) => ({
-    cls: classOf(r),
+    cls: classOf(r, fetchers),
     agentKey: String(r.agent_key ?? ''),
     host: String(r.host ?? ''),
     path: String(r.path ?? ''),

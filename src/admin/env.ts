@@ -17,6 +17,8 @@ export interface AdminBindings {
   AE_API_TOKEN?: string
   /** The dataset name, when not `robots_edge_events`. */
   AE_DATASET?: string
+  /** Seconds before the ledger queue's consumer retries a batch D1 refused (doubling each time, up to 900). Unset: 5. */
+  LEDGER_RETRY_SECONDS?: string
 }
 
 /** The Hono environment of the report's routes. */

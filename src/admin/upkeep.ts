@@ -5,6 +5,7 @@ import { rollUpCrawlDelay } from '../ledger/crawl-delay.ts'
 import { pruneLedger, rollUpLedger } from '../ledger/ledger.ts'
 import { collectStashedLosses } from '../ledger/losses.ts'
 import { pruneReferrals } from '../ledger/referrals.ts'
+import { pruneAppliedIds } from '../ledger/queue-consumer.ts'
 import { kvOf } from '../verify/store/kv.ts'
 import { refreshIpRanges } from '../verify/store/ip-ranges.ts'
 import { alertsFor, runAlerts } from './alerts.ts'
@@ -74,6 +75,7 @@ export async function runUpkeep(env: unknown, now: number = Date.now(), options:
       crawlDelay: await rollUpCrawlDelay(d, { now }),
       ...(await pruneLedger(d, { now })),
       referrals: await pruneReferrals(d, { now }),
+      queueIds: await pruneAppliedIds(d, now),
     })
     const [refresh, prune, losses] = await Promise.allSettled([
       settle(() => (kv ? refreshIpRanges(kv) : missing('ROBOTS_KV'))),

@@ -21,7 +21,7 @@ export interface ReportOptions extends LedgerSourceOptions {
 export type ReportDocument = Report & {
   readonly omitted?: Readonly<Record<'agents' | 'spoofed' | 'tools' | 'unchecked', number>>
   /** src/ledger/losses.ts's StorageNotes, restated (a Workers module, see below): events not stored, and the cap on hosts once reached. */
-  readonly losses?: readonly { readonly from: number; readonly to: number; readonly events: number }[]
+  readonly losses?: readonly { readonly from: number; readonly to: number; readonly events: number; readonly deadLettered?: number }[]
   readonly hostCap?: { readonly limit: number; readonly stored: number; readonly reached: boolean } | null
 }
 
@@ -218,7 +218,11 @@ export function printReport(doc: ReportDocument, source: string, terminal: Io): 
   const omitted = Object.values(doc.omitted ?? {}).reduce((n, v) => n + v, 0)
   if (omitted > 0) io.out(style.yellow(`${omitted} more agents and claims not listed (the lowest ranked; the CSV export has them all).`))
   for (const loss of doc.losses ?? [])
-    io.out(style.yellow(`${num(loss.events)} events could not be stored between ${when(loss.from)} and ${when(loss.to)} UTC (D1 was unavailable; they are not in these counts).`))
+    io.out(
+      style.yellow(
+        `${num(loss.events)} events could not be stored between ${when(loss.from)} and ${when(loss.to)} UTC (D1 was unavailable${loss.deadLettered ? `; ${num(loss.deadLettered)} of them reached the ledger queue's dead-letter queue after every retry` : ''}; they are not in these counts).`,
+      ),
+    )
   if (doc.hostCap)
     io.out(style.yellow(`${num(doc.hostCap.stored)} hosts are stored, the most without a hosts list in robots.config.ts: requests for other hosts are counted under other-hosts.invalid.`))
   io.out('')

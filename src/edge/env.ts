@@ -1,5 +1,6 @@
 export { kvOf } from '../verify/store/kv.ts'
 export { d1Of } from '../ledger/d1.ts'
+import type { LedgerMessage } from '../ledger/queue.ts'
 
 /**
  * The bindings, vars and secrets robots-edge reads from a Worker's `env`.
@@ -18,6 +19,8 @@ export interface RobotsEdgeEnv {
   ROBOTS_KV?: KVNamespace
   /** Optional second sink for busy sites (Workers Analytics Engine). Unset: D1 only. */
   ROBOTS_AE?: AnalyticsEngineDataset
+  /** The ledger queue (Cloudflare Queues producer; the admin Worker consumes it). Unset: the edge writes to D1 directly. */
+  LEDGER_QUEUE?: Queue<LedgerMessage>
   /** The deployment's environment. Unset: `production`. */
   ROBOTS_ENV?: string
   /** Where the template Worker sends requests that pass. Unset: the zone's origin. Not read by `withRobotsEdge` or `robotsEdge()`. */

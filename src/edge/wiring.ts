@@ -12,6 +12,8 @@ import type { Deployment } from '../ledger/ledger.ts'
 import { kvHeldStore } from '../ledger/journal.ts'
 import { kvLossStash } from '../ledger/losses.ts'
 import { createRecorder, type Recorder } from '../ledger/recorder.ts'
+import { toDataPoint } from '../ledger/analytics-engine.ts'
+import { queueSink } from '../ledger/queue.ts'
 import type { RecordFn } from './middleware/bot-guard.ts'
 
 /**
@@ -55,18 +57,16 @@ export function createWiring(): Wiring {
   // What each request's signature showed, from verify() to record(), which sees the same request.
   const signatures = new WeakMap<Request, SignatureEvidence>()
 
-  let analytics: AnalyticsEngineDataset | undefined
   // The bindings are the isolate's; each request hands them over again.
   const recorderFor = (env: RobotsEdgeEnv, database: D1Database, policy: Policy): Recorder => {
     db = database
-    analytics = env.ROBOTS_AE
     const kv = kvOf(env)
     recorder ??= createRecorder(() => db!, {
       // Without a `hosts` list, every host a request names could add rows: the ledger stores a bounded number.
       ...(policy.config.hosts === undefined ? { hosts: createHostGate() } : {}),
       ...(kv ? { stash: kvLossStash(kv), held: kvHeldStore(kv) } : {}),
-      // Analytics Engine points are written once D1 has classified the batch, with its classes.
-      analytics: () => analytics,
+      // With a queue, its consumer writes to D1 (and caps the hosts) for many isolates at once.
+      queue: env.LEDGER_QUEUE && queueSink(env.LEDGER_QUEUE, policy.config.hosts === undefined),
     })
     return recorder
   }
@@ -78,10 +78,17 @@ export function createWiring(): Wiring {
 
     async record(judged, c, policy) {
       const env = bindingsOf(c)
-      const database = d1Of(env)
-      if (!database) return
       const signature = signatures.get(c.req.raw)
       const event = signature === undefined ? judged : { ...judged, signature }
+      // Analytics Engine gets its point now, whatever D1 does, with the class the event alone decides ('' where only D1 can).
+      // Referral and streamed-bytes events are counters, not requests: no point of their own.
+      try {
+        if (event.type === 'request' || event.type === 'robots-txt') env.ROBOTS_AE?.writeDataPoint(toDataPoint(event))
+      } catch {
+        // A point the dataset refuses (malformed) is skipped: it never reaches the visitor.
+      }
+      const database = d1Of(env)
+      if (!database) return
       const r = recorderFor(env, database, policy)
       // The report re-reads each version's text to judge rule changes; the history names the deployment.
       r.recordVersion({ host: event.host, hash: policy.version, text: policy.text, time: event.time, deployment: deploymentOf(env) })

@@ -45,10 +45,12 @@ import { knownClass } from './classes.ts'
 import { agentKey, alsoOf } from './rollups.ts'
 
 /**
- * The data point for one event, laid out as in the table above. `cls` is the
- * class D1 gave it; without one, the class the event alone decides, else ''.
+ * The data point for one event, laid out as in the table above, written by
+ * the edge when the event is recorded: its class is the one the event alone
+ * decides (knownClass), else '' (a genuine claim's disallowed request, which
+ * only D1 classifies; the Analytics Engine report shows it as unclassified).
  */
-export function toDataPoint(event: JudgedRequest, cls?: string): AnalyticsEngineDataPoint {
+export function toDataPoint(event: JudgedRequest): AnalyticsEngineDataPoint {
   const key = agentKey(event.agent)
   return {
     // Analytics Engine allows one index of at most 96 bytes.
@@ -72,7 +74,7 @@ export function toDataPoint(event: JudgedRequest, cls?: string): AnalyticsEngine
       event.agent.kind,
       event.ipHash ?? '',
       event.userAgent.slice(0, 512),
-      cls ?? knownClass(event) ?? '',
+      knownClass(event) ?? '',
       alsoOf(event) ?? '',
     ],
     doubles: [event.allowed ? 1 : 0, event.rule?.line ?? 0, event.status, event.asn ?? 0, 1],
@@ -86,11 +88,11 @@ export function toDataPoint(event: JudgedRequest, cls?: string): AnalyticsEngine
  *
  * @returns how many points were handed to the dataset.
  */
-export function writeToAnalyticsEngine(dataset: AnalyticsEngineDataset, events: readonly JudgedRequest[], classes: readonly string[] = []): number {
+export function writeToAnalyticsEngine(dataset: AnalyticsEngineDataset, events: readonly JudgedRequest[]): number {
   let written = 0
-  for (const [i, event] of events.entries()) {
+  for (const event of events) {
     try {
-      dataset.writeDataPoint(toDataPoint(event, classes[i]))
+      dataset.writeDataPoint(toDataPoint(event))
       written++
     } catch {
       // Counted by the return value; logging per event would flood the log.

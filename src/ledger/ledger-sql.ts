@@ -172,6 +172,3 @@ export const UPSERT_RULES = `INSERT INTO rules_daily (day, host, robots_version,
 
 export const INSERT_GROUPS = `INSERT OR IGNORE INTO agent_groups (agent_key, day, robots_version, robots_group)
   SELECT value ->> '$.agent_key', value ->> '$.day', value ->> '$.robots_version', value ->> '$.robots_group' FROM json_each(?1)`
-
-/** The classes SQL decided (the rest were known), for the Analytics Engine data points. */
-export const SELECT_CLASSES = `SELECT i, cls FROM (${UNSETTLED_FACTS})`

@@ -5,14 +5,11 @@
  * D1Database, not the Env. Every value is bound, never spliced into SQL text.
  */
 import type { JudgedRequest } from '../core/events.ts'
-import { writeToAnalyticsEngine } from './analytics-engine.ts'
-import type { RequestClass } from './classes.ts'
 import { crawlTimesStatement } from './crawl-times.ts'
 import {
   INSERT_GROUPS,
   INSERT_RAW,
   RAW_ORDER,
-  SELECT_CLASSES,
   TOUCH_VERSIONS,
   UPSERT_AGENTS,
   UPSERT_COUNTS_HOURLY,
@@ -43,12 +40,7 @@ const EVENTS_PER_CHUNK = 200
 export interface WriteEventsOptions {
   /** Raw rows kept per agent, hour, host, verification and class. Default SAMPLE_BUDGET (200). */
   sampleBudget?: number
-  /**
-   * Where each event goes once D1 has stored it, with the class D1 gave it
-   * (src/ledger/analytics-engine.ts). Default: nowhere.
-   */
-  analytics?: AnalyticsEngineDataset | undefined
-  /** More statements committed in the same transaction as the events (the recorder's journal retirements). Default: none. */
+  /** More statements committed in the same transaction as the events (the recorder's journal retirements, the queue consumer's applied message ids). Default: none. */
   also?: readonly D1PreparedStatement[] | undefined
 }
 
@@ -123,11 +115,11 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
  * its raw row within the sampling budget, and the exact counters per hour,
  * path and rule (the cron rolls hours up into days, src/ledger/rollup.ts)
  * and the request shapes a replay of a changed policy reads (per day).
- * Rejects when D1 does; the recorder counts it. The Analytics Engine points,
- * when asked for, are written after D1 commits, with the classes D1 gave.
+ * Rejects when D1 does; the recorder counts it. (Analytics Engine gets its
+ * points from the edge when events are recorded, not from here.)
  *
  * @example
- * await writeEvents(env.DB, events, { analytics: env.ROBOTS_AE })
+ * await writeEvents(env.DB, events)
  * @returns the number of events written.
  */
 export async function writeEvents(db: D1Database, written: readonly JudgedRequest[], opts: WriteEventsOptions = {}): Promise<number> {
@@ -147,27 +139,20 @@ export async function writeEvents(db: D1Database, written: readonly JudgedReques
   if (fetches.length > 0) statements.push(db.prepare(UPSERT_FETCHES).bind(JSON.stringify(fetches)))
   const chunks: (readonly JudgedRequest[])[] = []
   for (let i = 0; i < events.length; i += EVENTS_PER_CHUNK) chunks.push(events.slice(i, i + EVENTS_PER_CHUNK))
-  const classQueries: D1PreparedStatement[] = []
   const hourly: number[] = []
   for (const chunk of chunks) {
     const prepared = chunkStatements(db, chunk, budget)
     hourly.push(statements.length + prepared.hourly)
     statements.push(...prepared.statements)
-    if (opts.analytics) classQueries.push(db.prepare(SELECT_CLASSES).bind(prepared.facts))
   }
   // Requests under a Crawl-delay: their times, measured by the cron across isolates.
   const times = crawlTimesStatement(db, events)
   if (times !== null) statements.push(times)
-  const results = await db.batch([...statements, ...classQueries, ...counters, ...(opts.also ?? [])])
+  const results = await db.batch([...statements, ...counters, ...(opts.also ?? [])])
   for (const k of hourly)
     noteSpent(
       ((results[k]?.results ?? []) as { spent: string | null }[]).map((r) => r.spent),
       budget,
     )
-  if (opts.analytics) {
-    const decided = results.slice(statements.length, statements.length + classQueries.length).map((r) => new Map((r.results as { i: number; cls: RequestClass }[]).map((row) => [row.i, row.cls])))
-    const classes = chunks.flatMap((chunk, k) => chunk.map((e, i) => decided[k]?.get(i) ?? toFact(e, null).c ?? 'unclassified'))
-    writeToAnalyticsEngine(opts.analytics, events, classes)
-  }
   return written.length
 }

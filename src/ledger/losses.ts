@@ -36,25 +36,35 @@ export async function recordLoss(db: D1Database, loss: LossEpisode, now: number)
     .run()
 }
 
+/** A loss as the report shows it: with how many of its events the ledger queue dead-lettered, when any (queue-consumer.ts). */
+export type ShownLoss = Loss & { readonly deadLettered?: number }
+
 /**
  * The losses within a time range, those close together merged, oldest first.
+ * Events the ledger queue gave up on (after every retry, its dead-letter
+ * queue) count like any other loss, and are named: `deadLettered`.
  *
  * @example
  * const losses = await readLosses(env.DB, { since: Date.now() - 7 * 86_400_000, until: Date.now() })
  * // [{ from: 1767607200000, to: 1767607210000, events: 4200 }]
  */
-export async function readLosses(db: D1Database, range: { since: number; until: number }): Promise<Loss[]> {
+export async function readLosses(db: D1Database, range: { since: number; until: number }): Promise<ShownLoss[]> {
   const { results } = await db
-    .prepare('SELECT from_time AS "from", to_time AS "to", events FROM ledger_losses WHERE to_time >= ? AND from_time < ? AND events > 0 ORDER BY from_time')
+    .prepare(
+      `SELECT from_time AS "from", to_time AS "to", events, id LIKE 'dead-letter:%' AS dead FROM ledger_losses
+       WHERE to_time >= ? AND from_time < ? AND events > 0 ORDER BY from_time`,
+    )
     .bind(Math.trunc(range.since), Math.trunc(range.until))
-    .all<Loss>()
-  const merged: { from: number; to: number; events: number }[] = []
+    .all<Loss & { dead: number }>()
+  const merged: { from: number; to: number; events: number; deadLettered?: number }[] = []
   for (const loss of results) {
     const last = merged.at(-1)
+    const dead = loss.dead ? loss.events : 0
     if (last !== undefined && loss.from <= last.to + MERGE_GAP_MS) {
       last.to = Math.max(last.to, loss.to)
       last.events += loss.events
-    } else merged.push({ from: loss.from, to: loss.to, events: loss.events })
+      if (dead > 0) last.deadLettered = (last.deadLettered ?? 0) + dead
+    } else merged.push({ from: loss.from, to: loss.to, events: loss.events, ...(dead > 0 ? { deadLettered: dead } : {}) })
   }
   return merged
 }
@@ -116,8 +126,8 @@ export async function eachKey<M>(kv: KVNamespace, prefix: string, fn: (key: KVNa
 
 /** What the report says about the ledger itself, next to the counts it shows. */
 export interface StorageNotes {
-  /** Events that could not be stored within the range: "N events could not be stored between T1 and T2". */
-  readonly losses: readonly Loss[]
+  /** Events that could not be stored within the range: "N events could not be stored between T1 and T2" (M of them dead-lettered by the ledger queue). */
+  readonly losses: readonly ShownLoss[]
   /** The cap on distinct hosts, when reached: requests for further hosts are counted under `other-hosts.invalid`. */
   readonly hostCap: HostCapNote | null
 }

@@ -22,7 +22,7 @@ import type { Deployment } from './versions.ts'
 export interface RecorderStats {
   /** Events accepted into the buffer. */
   recorded: number
-  /** Events D1 confirmed. */
+  /** Events D1 confirmed, or the ledger queue accepted. */
   written: number
   /** Write attempts D1 rejected (each retry counts). */
   failures: number
@@ -91,13 +91,21 @@ export interface RecorderOptions {
   log?: (message: string, error?: unknown) => void
   /** The clock. Default Date.now. */
   now?: () => number
-  /** The Analytics Engine dataset each written batch also goes to (writeEvents' `analytics`). Default: none. */
-  analytics?: () => AnalyticsEngineDataset | undefined
+  /**
+   * Sends events and their robots.txt versions to the ledger queue instead
+   * of D1 (queue.ts `queueSink`), at most SEND_EVENTS per write; should it
+   * reject, that write goes to D1 as without it. Default: none, D1 directly.
+   */
+  queue?: ((events: readonly JudgedRequest[], versions: readonly RobotsVersion[]) => Promise<unknown>) | undefined
 }
 
 /** Below this many waiting events, the writer gathers for GATHER_MS before writing them: a D1 round trip costs more than its rows. */
 const GATHER_BELOW = 100
 const GATHER_MS = 50
+/** On the queue path, below GATHER_BELOW events the writer gathers this long first: a message then carries a second of the isolate's events, not one. */
+const QUEUE_GATHER_MS = 1000
+/** Most events in one write on the queue path: one sendBatch of four messages (queue.ts). */
+export const SEND_EVENTS = 80
 /** Most events in one write: one D1 transaction stays small while a backlog drains. */
 const MAX_WRITE = 1000
 /** A writer holding the recorder longer than this was cut off (its request's waitUntil ended mid-write). */
@@ -187,8 +195,25 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     if (!journaled) e.drop((journal?.settle(events) ?? events).map((event) => event.time))
   }
 
-  /** One attempt: the host gate, pending versions, then the batch. Throws RetryLater. */
+  /** A version the ledger has (or the queue took): not sent again by this isolate. */
+  function stored(key: string): void {
+    versions.delete(key)
+    if (storedVersions.size >= MAX_VERSIONS) storedVersions.clear()
+    storedVersions.add(key)
+  }
+
+  /** One attempt: the queue, else the host gate, pending versions, then the batch. Throws RetryLater. */
   async function write(batch: JudgedRequest[]): Promise<void> {
+    if (opts.queue && batch.length > 0) {
+      try {
+        await opts.queue(batch, [...versions.values()])
+        for (const key of versions.keys()) stored(key)
+        stats.written += batch.length
+        return
+      } catch (error) {
+        once('the ledger queue refuses events: they go to D1 directly', error)
+      }
+    }
     let db: D1Database
     try {
       db = getDb()
@@ -218,9 +243,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
       // The report needs each event's version row: written first, retried like the events.
       for (const [key, version] of pending) {
         await recordRobotsVersion(db, { ...version, host: placed?.get(version.host) ?? version.host })
-        versions.delete(key)
-        if (storedVersions.size >= MAX_VERSIONS) storedVersions.clear()
-        storedVersions.add(key)
+        stored(key)
       }
     } catch (error) {
       if (classify(error) === 'retry') throw new RetryLater(batch, error)
@@ -238,7 +261,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
       const part = parts.shift()!
       try {
         // The journal's entries learn, in the same transaction, how many of theirs D1 now holds.
-        stats.written += await writeEvents(db, part, { analytics: opts.analytics?.(), also: journal?.retirements(db, part) })
+        stats.written += await writeEvents(db, part, { also: journal?.retirements(db, part) })
         journal?.settle(part)
       } catch (error) {
         const failure = classify(error)
@@ -298,7 +321,8 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     const started = now()
     let delay = firstRetry
     while (writer === me) {
-      const batch = backlog.take(MAX_WRITE)
+      if (opts.queue && backlog.length < GATHER_BELOW) await sleep(QUEUE_GATHER_MS)
+      const batch = backlog.take(opts.queue ? SEND_EVENTS : MAX_WRITE)
       me.batch = batch
       let ok = true
       try {
@@ -382,7 +406,9 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
     }
     stats.recorded++
     // Only on reaching the threshold: a write already waiting takes the rest.
-    if (backlog.length === batchSize) void flush()
+    // Not on the queue path, whose writer first gathers for a second: it must
+    // be flush()'s, which the request's waitUntil holds, or workerd may end it.
+    if (!opts.queue && backlog.length === batchSize) void flush()
   }
 
   function recordVersion(version: RobotsVersion): void {

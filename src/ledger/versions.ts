@@ -87,3 +87,27 @@ export function previousAllowed(e: { host: string; robotsVersion: string; time: 
   if (!context?.previous || e.time >= context.firstServed + GRACE_MS) return null
   return context.previous.check(e.agent.tokens, e.path).allowed
 }
+
+/**
+ * Learns, for versions this isolate did not record itself, when each was
+ * first served and the version served before it (for previousAllowed): the
+ * queue consumer writes events that edge isolates judged, and its own
+ * isolate may never have seen their versions' messages. One read, for the
+ * pairs not known yet; a version D1 does not hold stays unknown (no grace).
+ */
+export async function learnVersions(db: D1Database, pairs: Iterable<{ host: string; robotsVersion: string }>): Promise<void> {
+  const missing = new Map<string, [string, string]>()
+  for (const p of pairs) {
+    const key = `${p.host}\n${p.robotsVersion}`
+    if (!contexts.has(key) && missing.size < MAX_CONTEXTS) missing.set(key, [p.host, p.robotsVersion])
+  }
+  if (missing.size === 0) return
+  const results = await db.batch([...missing.values()].map(([host, hash]) => db.prepare(PREVIOUS).bind(host, hash)))
+  ;[...missing.keys()].forEach((key, i) => {
+    const found = (results[i]?.results as { firstServed: number; previousHash: string | null; previousText: string | null }[] | undefined)?.[0]
+    if (!found) return
+    const previous = found.previousHash !== null && found.previousText !== null ? matcherFor(found.previousHash, found.previousText) : null
+    if (contexts.size >= MAX_CONTEXTS) contexts.delete(contexts.keys().next().value as string)
+    contexts.set(key, { firstServed: found.firstServed, previous })
+  })
+}

@@ -1,14 +1,19 @@
-// The Analytics Engine report judges as the D1 report does: the
-// same events go to D1 and, through writeEvents, to a dataset spy; a stand-in
-// for the SQL API answers the report's queries from those points (each
-// weighted by its sample interval), and both reports give the same per-agent
-// verdicts and classes.
+// The Analytics Engine report judges as the D1 report does: the same
+// events go to D1 and to a dataset spy as data points carrying the classes
+// D1 gives them; a stand-in for the SQL API answers the report's queries
+// from those points (each weighted by its sample interval), and both reports
+// give the same per-agent verdicts and classes. The edge writes its points
+// when it records events, before D1 classifies them: a genuine claim's
+// disallowed request then carries no class, and the report estimates it
+// from whether the agent fetched robots.txt in the range.
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { analyticsEngineReportSql, getAnalyticsEngineJudgedReport } from '../../src/admin/ae-report.ts'
 import { getReport } from '../../src/admin/queries.ts'
 import type { Report } from '../../src/admin/types.ts'
 import { recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
+import { toDataPoint } from '../../src/ledger/analytics-engine.ts'
+import type { JudgedRequest } from '../../src/core/events.ts'
 import { DAY, HOUR, MINUTE, T0, fetched, googlebot, gptbot, judged, scraper } from '../support/report-fixtures.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
 
@@ -32,6 +37,8 @@ function sqlApi(points: Point[]) {
   return async (_url: string, init: RequestInit) => {
     const sql = String(init.body)
     const b = (p: Point, i: number) => p.blobs[i - 1]!
+    // A genuine claim's disallowed request the edge could not classify.
+    const unsettled = (p: Point) => b(p, 19) === '' && b(p, 1) === 'request' && p.doubles[0] === 0 && ['verified', 'unverified'].includes(b(p, 6))
     let data: object[] = []
     if (sql === queries.counts) {
       data = group(
@@ -55,7 +62,7 @@ function sqlApi(points: Point[]) {
       )
     } else if (sql === queries.paths) {
       data = group(
-        points.filter((p) => [...COUNTED, 'spoofed', 'unknown'].includes(b(p, 19))),
+        points.filter((p) => [...COUNTED, 'spoofed', 'unknown'].includes(b(p, 19)) || unsettled(p)),
         (p) => [b(p, 19), b(p, 3), b(p, 2), b(p, 8)].join('\n'),
         (_k, ps) => ({
           class: b(ps[0]!, 19),
@@ -67,7 +74,7 @@ function sqlApi(points: Point[]) {
       )
     } else if (sql === queries.rules) {
       data = group(
-        points.filter((p) => COUNTED.includes(b(p, 19)) && b(p, 16) === 'bot'),
+        points.filter((p) => (COUNTED.includes(b(p, 19)) || unsettled(p)) && b(p, 9) !== '' && b(p, 16) === 'bot'),
         (p) => [b(p, 2), b(p, 14), p.doubles[1], b(p, 3)].join('\n'),
         (_k, ps) => ({
           host: b(ps[0]!, 2),
@@ -86,7 +93,7 @@ function sqlApi(points: Point[]) {
         (k, ps) => ({
           t: Number(k) / 1000,
           requests: weight(ps),
-          violations: weight(ps, (p) => COUNTED.includes(b(p, 19))),
+          violations: weight(ps, (p) => COUNTED.includes(b(p, 19)) || unsettled(p)),
         }),
       )
     } else if (sql === queries.groups) {
@@ -112,7 +119,12 @@ describe('the Analytics Engine report', () => {
     await recordRobotsVersion(db, { host: 'example.com', hash: 'v1', text: 'User-agent: *\nDisallow: /admin/\n', time: T0 - 30 * DAY })
     const points: Point[] = []
     let time = 0
-    const analytics: AnalyticsEngineDataset = { writeDataPoint: (p) => void points.push({ blobs: p!.blobs as string[], doubles: p!.doubles!, interval: 1, time }) }
+    // The classes D1 gives these requests: GPTBot's disallowed ones come after its fetch, the scraper never fetched.
+    const classOf = (e: JudgedRequest, blob: string) => blob || (e.agent === gptbot ? 'afterFetch' : 'neverFetched')
+    const point = (e: JudgedRequest): Point => {
+      const p = toDataPoint(e)
+      return { blobs: (p.blobs as string[]).map((x, i) => (i === 18 ? classOf(e, x) : x)), doubles: p.doubles!, interval: 1, time }
+    }
     const events = [
       fetched({ agent: gptbot, time: T0 }),
       ...Array.from({ length: 40 }, (_, i) => judged({ agent: gptbot, time: T0 + (i + 1) * MINUTE, path: i % 4 ? `/p/${i}` : `/admin/${i}`, allowed: i % 4 !== 0 })),
@@ -122,7 +134,8 @@ describe('the Analytics Engine report', () => {
     ]
     for (const e of events) {
       time = e.time
-      await writeEvents(db, [e], { analytics })
+      await writeEvents(db, [e])
+      points.push(point(e))
     }
     const d1 = await getReport(db, RANGE)
     const ae = await getAnalyticsEngineJudgedReport({ accountId: 'a', apiToken: 't', dataset: 'robots_edge_events', fetch: sqlApi(points) }, RANGE, {
@@ -147,5 +160,21 @@ describe('the Analytics Engine report', () => {
       RANGE,
     )
     expect(sampled.agents.find((a) => a.agentKey === 'gptbot')?.evidence).toMatchObject({ requests: 400, violations: { afterFetch: 100 } })
+
+    // As the edge writes them, before D1 decides: GPTBot's disallowed requests carry no class; it fetched
+    // robots.txt in the range, so they are estimated as after a fetch, the scraper's as never fetched.
+    const asWritten = await getAnalyticsEngineJudgedReport(
+      {
+        accountId: 'a',
+        apiToken: 't',
+        dataset: 'robots_edge_events',
+        fetch: sqlApi(events.map((e) => ({ blobs: toDataPoint(e).blobs as string[], doubles: toDataPoint(e).doubles!, interval: 1, time: e.time }))),
+      },
+      RANGE,
+      { texts: async () => new Map([['v1', 'User-agent: *\nDisallow: /admin/\n']]) },
+    )
+    expect(asWritten.agents.find((a) => a.agentKey === 'gptbot')?.evidence.violations).toMatchObject({ afterFetch: 10, counted: 10, unclassified: 0 })
+    expect(verdicts(asWritten)).toEqual(verdicts(d1))
+    expect(asWritten.timeline).toEqual(d1.timeline)
   })
 })

@@ -284,8 +284,8 @@ describe('recordRobotsVersion', () => {
 })
 
 describe('Analytics Engine', () => {
-  it('lays a data point out as documented, with the class', () => {
-    const point = toDataPoint(judged({ allowed: false, path: '/admin/x', action: 'block', status: 403, mode: 'block' }), 'afterFetch')
+  it('lays a data point out as documented, with the class the event alone decides', () => {
+    const point = toDataPoint(judged({ allowed: false, path: '/admin/x', action: 'block', status: 403, mode: 'block' }))
     expect(point.indexes).toEqual(['googlebot'])
     expect(point.blobs).toEqual([
       'request',
@@ -306,7 +306,8 @@ describe('Analytics Engine', () => {
       'bot',
       'a1b2c3d4e5f60718',
       'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
-      'afterFetch',
+      // A genuine claim's disallowed request: only D1 classifies it, after the point is written.
+      '',
       '',
     ])
     expect(point.doubles).toEqual([0, 2, 403, 15169, 1])
@@ -326,24 +327,10 @@ describe('Analytics Engine', () => {
     expect(points.map((p) => p.blobs?.[0])).toEqual(['request', 'robots-txt'])
   })
 
-  it('gets each point from writeEvents once D1 has classified it', async () => {
-    const points: AnalyticsEngineDataPoint[] = []
-    const analytics: AnalyticsEngineDataset = { writeDataPoint: (point) => void points.push(point!) }
-    await writeEvents(
-      db,
-      [
-        fetched({ agent: gptbot, time: T0 }),
-        judged({ agent: gptbot, time: T0 + 1, allowed: false, path: '/admin/1' }),
-        judged({ agent: scraper, time: T0 + 2, allowed: false, path: '/admin/2' }),
-        judged({ agent: scraper, time: T0 + 3 }),
-      ],
-      { analytics },
+  it('writes the class the event alone decides, and none where only D1 can', () => {
+    const classes = [fetched({ agent: gptbot }), judged({ agent: gptbot, allowed: false, path: '/admin/1' }), judged({ verification: 'spoofed', allowed: false }), judged({ agent: scraper })].map(
+      (e) => toDataPoint(e).blobs?.[18],
     )
-    expect(points.map((p) => [p.blobs?.[2], p.blobs?.[18]])).toEqual([
-      ['gptbot', 'robotsTxt'],
-      ['gptbot', 'afterFetch'],
-      ['bytescraper', 'neverFetched'],
-      ['bytescraper', 'allowed'],
-    ])
+    expect(classes).toEqual(['robotsTxt', '', 'spoofed', 'allowed'])
   })
 })

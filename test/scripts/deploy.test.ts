@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
+import { queueConfigs } from '../../scripts/queue-config.mjs'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const out = mkdtempSync(join(tmpdir(), 'robots-edge-deploy-'))
@@ -27,5 +28,21 @@ describe('npm run deploy -- --dry-run', () => {
     const edge = readFileSync(join(out, 'edge-worker.js'), 'utf8')
     expect(edge).toContain('robots.txt')
     expect(edge).not.toContain('is not a product token')
+  })
+})
+
+describe('npm run deploy -- --queue --dry-run', () => {
+  // The queue path's configs (scripts/queue-config.mjs) parse, and both Workers bundle with their queue bindings.
+  it('bundles the edge with the LEDGER_QUEUE producer and the admin Worker as its consumer', { timeout: 120_000 }, async () => {
+    const log = await dryRun('--queue')
+    expect(log.match(/Total Upload/g)).toHaveLength(2)
+    expect(log).toMatch(/env\.LEDGER_QUEUE \(robots-edge-ledger\)\s+Queue/)
+    const { admin } = queueConfigs()
+    expect(admin.queues?.consumers?.map((c) => [c.queue, c.dead_letter_queue, c.max_batch_size])).toEqual([
+      ['robots-edge-ledger', 'robots-edge-ledger-dlq', 100],
+      ['robots-edge-ledger-dlq', undefined, 100],
+    ])
+    // Staging gets queues of its own.
+    expect(JSON.stringify(queueConfigs('staging').edge)).toContain('robots-edge-staging-ledger')
   })
 })

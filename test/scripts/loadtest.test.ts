@@ -91,3 +91,17 @@ describe("loadtest --fault d1: D1 locked in the middle of a short run (Miniflare
     expect(result.passed).toEqual({ errors: true, ledger: true })
   }, 180_000)
 })
+
+describe('loadtest --queue --fault d1: the queue path, D1 locked meanwhile (Miniflare Queues)', () => {
+  // The edge sends to the ledger queue; the admin Worker's consumer meets the
+  // lock, hands its batches back, and writes them once D1 is free: none lost.
+  it('stores every crawler request, counting none as lost', async () => {
+    const result = await loadtest({ seconds: 5, connections: 4, stepSeconds: 0.5, bundles: await builtWorkers(), queue: true, fault: { kind: 'd1', startSeconds: 1, seconds: 3 } })
+    expect(result.errors).toBe(0)
+    expect(result.fault!.sentDuring).toBeGreaterThan(0)
+    expect(result.fault!.dropped).toBe(0)
+    expect(result.queue!.messages).toBeGreaterThan(0)
+    expect(result.ledger.recorded).toBe(result.ledger.sent)
+    expect(result.passed).toEqual({ errors: true, ledger: true })
+  }, 180_000)
+})

@@ -120,7 +120,10 @@ async function load() {
 
 /** What the ledger could not store in the range, and whether its cap on hosts was reached (src/ledger/losses.ts). */
 function storageNotes(r) {
-  const lost = (r.losses ?? []).map((l) => ` · ${formatCount(l.events)} events could not be stored between ${formatTime(l.from)} and ${formatTime(l.to)} UTC`)
+  const lost = (r.losses ?? []).map(
+    (l) =>
+      ` · ${formatCount(l.events)} events could not be stored between ${formatTime(l.from)} and ${formatTime(l.to)} UTC${l.deadLettered ? ` (${formatCount(l.deadLettered)} of them reached the ledger queue's dead-letter queue after every retry)` : ''}`,
+  )
   const cap = r.hostCap ? [` · ${formatCount(r.hostCap.stored)} hosts stored, the most without a hosts list in robots.config.ts: requests for other hosts are counted under other-hosts.invalid`] : []
   return [...lost, ...cap].join('')
 }

@@ -20,6 +20,7 @@ export const LEDGER_TABLES = [
   'crawl_delay_daily',
   'crawl_delay_last',
   'referrals_daily',
+  'ledger_queue_applied',
 ] as const
 
 export async function clearLedger(db: D1Database): Promise<void> {
