@@ -213,7 +213,11 @@ export async function countDeadLetters(
   const rows: { id: string; from: number; to: number; events: number; message: Message<unknown> }[] = []
   for (const message of batch.messages) {
     const body = message.body as Partial<LedgerMessage> | null
-    const events = Array.isArray(body?.events) ? body.events : []
+    // Requests and robots.txt fetches only: referral and streamed-bytes counters are no lost requests (as in losses.ts).
+    const events = (Array.isArray(body?.events) ? body.events : []).filter((e) => {
+      const type = (e as { type?: unknown } | null)?.type
+      return type !== 'referral' && type !== 'bytes'
+    })
     const times = events.map((e) => Number((e as { time?: unknown })?.time)).filter(Number.isFinite)
     const id = typeof body?.id === 'string' ? body.id : message.id
     if (events.length === 0) {
