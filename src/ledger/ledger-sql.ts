@@ -94,6 +94,12 @@ export const UPSERT_LATE_TIMELINE = `INSERT INTO timeline_hourly (hour, host, ca
   GROUP BY c.hour, c.host, coalesce(a.category, '')
   ON CONFLICT (hour, host, category) DO UPDATE SET requests = requests + excluded.requests, violations = violations + excluded.violations`
 
+/** Per minute, agent and host, a genuine claim's judged requests and counted violations (migrations/0060: a short span's timeline). */
+export const UPSERT_MINUTES = `INSERT INTO timeline_minutes (agent_key, minute, host, requests, violations)
+  SELECT agent_key, (time / 60000) * 60000, host, count(*), sum(cls IN (${COUNTED_SQL})) FROM (${FACTS})
+  WHERE request = 1 AND verification IN ('verified', 'unverified') GROUP BY 1, 2, 3
+  ON CONFLICT (agent_key, minute, host) DO UPDATE SET requests = requests + excluded.requests, violations = violations + excluded.violations`
+
 /** Returns the keys whose sampling budget is spent, so the isolate stops sending their raw rows this hour. */
 export const UPSERT_COUNTS_HOURLY = `INSERT INTO counts_hourly (agent_key, hour, host, verification, class, requests, blocked, sampled, first_time, last_time)
   SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ?2), min(time), max(time)

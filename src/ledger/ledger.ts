@@ -18,6 +18,7 @@ import {
   UPSERT_FETCHES,
   UPSERT_LATE_DAILY,
   UPSERT_LATE_TIMELINE,
+  UPSERT_MINUTES,
   UPSERT_PATHS,
   UPSERT_RULES,
   UPSERT_SHAPES,
@@ -107,7 +108,7 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
   const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget)) - 1
   if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
-  if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts, SHAPE_CAP))
+  if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts, SHAPE_CAP), db.prepare(UPSERT_MINUTES).bind(facts))
   if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(unsettledFacts))
   const groups = groupsOf(events)
   if (groups.length > 0) statements.push(db.prepare(INSERT_GROUPS).bind(JSON.stringify(groups)))

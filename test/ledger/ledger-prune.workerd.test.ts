@@ -46,8 +46,9 @@ describe('pruneLedger', () => {
       judged({ time: now - DAY }),
     ])
     // Hourly counters not rolled up yet are kept, whatever their age.
-    // The rest past 400 days go: a group, a rule, a path and its group row.
-    expect((await pruneLedger(db, { now })).rollups).toBe(4)
+    // The rest past 400 days go: a group, a rule, a path and its group row; and the two minutes past two days (migrations/0060).
+    expect((await pruneLedger(db, { now })).rollups).toBe(6)
+    expect(await count('SELECT count(*) AS n FROM timeline_minutes')).toBe(1)
     expect(await count('SELECT count(*) AS n FROM counts_hourly')).toBe(3)
     await rollUpLedger(db, { now, maxHours: 24 * 500 })
     const result = await pruneLedger(db, { now })

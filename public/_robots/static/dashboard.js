@@ -5,7 +5,7 @@
  * credentials, and fills the tables and charts. Agent-controlled strings go
  * through el() and textContent only (see dom.js).
  */
-import { drawByAgent, drawTimeline } from './charts.js'
+import { binUnit, drawByAgent, drawTimeline } from './charts.js'
 import { drillDown } from './drill.js'
 import { el, formatCount, formatTime, visible } from './dom.js'
 import { historyView, parseVersionHref } from './history.js'
@@ -128,9 +128,9 @@ function drawCharts() {
     const changes = policy.changes()
     const shown = drawTimeline($('chart-timeline'), report, changes)
     $('timeline-caption').textContent =
-      `Counted violations and judged requests per ${shown.bin > 3_600_000 ? 'day' : 'hour'}` +
+      `Counted violations and judged requests per ${binUnit(shown.bin)}` +
       (shown.follows ? `, from ${formatTime(shown.from)} UTC` : '') +
-      (shown.earliest !== null ? `; the first activity in the range is in the ${shown.bin > 3_600_000 ? 'day' : 'hour'} from ${formatTime(shown.earliest)} UTC` : '') +
+      (shown.earliest !== null ? `; the first activity in the range is in the ${binUnit(shown.bin)} from ${formatTime(shown.earliest)} UTC` : '') +
       (changes.some((c) => c.time >= shown.from) ? ' · dashed lines: robots.txt changes' : '')
     drawByAgent($('chart-agents'), report)
   } catch (error) {

@@ -16,6 +16,7 @@ export const LEDGER_TABLES = [
   'ledger_hosts',
   'shapes_daily',
   'ledger_held',
+  'timeline_minutes',
 ] as const
 
 export async function clearLedger(db: D1Database): Promise<void> {
