@@ -97,7 +97,7 @@ const APPS: readonly App[] = [
       await writeFile(join(dir, 'src', 'app.ts'), this.before)
       const block = readmeBlock(readme, 'withRobotsEdge(').replace(/import handler from '[^']+'/, "import handler from './app'")
       await writeFile(join(dir, 'src', 'index.ts'), block)
-      return "src/index.ts: the README's withRobotsEdge block, wrapping the Worker's handler (moved to src/app.ts)"
+      return "src/index.ts: the README's withRobotsEdge block (the handler moved to src/app.ts)"
     },
   },
 ]

@@ -7,7 +7,7 @@
  */
 import { COUNTED_CLASSES, COUNTED_SQL, GRACE_MS } from '../ledger/classes.ts'
 import { SAMPLE_BUDGET } from '../ledger/rollups.ts'
-import { describeCoverage, MINUTE, planRange, timelineBinFor, type RangePlan } from './coverage.ts'
+import { describeCoverage, HOUR, MINUTE, planRange, timelineBinFor, type RangePlan } from './coverage.ts'
 import { buildReport } from './report.ts'
 import type { AgentInfo, CounterRow, GraceWindowRow, GroupUse, PathRow, Report, ReportFilter, RuleCount, TimelineBin } from './types.ts'
 
@@ -87,10 +87,9 @@ function dailyTimelineSql(spans: number): string {
     FROM (${parts.join(' UNION ALL ')}) GROUP BY day ORDER BY day`
 }
 
-/** Per minute (?4 to ?5), from timeline_minutes (migrations/0060): the same requests and violations as the hourly timeline. */
-const MINUTE_TIMELINE_SQL = `SELECT m.minute AS hour, sum(m.requests) AS requests, sum(m.violations) AS violations
-  FROM agents a CROSS JOIN timeline_minutes m ON m.agent_key = a.agent_key AND m.minute >= ?4 AND m.minute < ?5 AND (?1 IS NULL OR m.host = ?1)
-  WHERE ${AGENT_FILTER} AND (?2 IS NOT NULL OR a.kind = 'bot') GROUP BY m.minute ORDER BY m.minute`
+/** Per minute (?4 to ?5), from timeline_minutes (migrations/0060): the same requests and violations as TIMELINE_SQL, by host and category (?2 unused: no agent). */
+const MINUTE_TIMELINE_SQL = `SELECT minute AS hour, sum(requests) AS requests, sum(violations) AS violations FROM timeline_minutes
+  WHERE minute >= ?4 AND minute < ?5 AND (?1 IS NULL OR host = ?1) AND (?3 IS NULL OR category = ?3) GROUP BY minute ORDER BY minute`
 
 /** Paths of counted violations, spoofed and unchecked claims, over whole days (?4, ?5), classes in ?6. */
 const PATHS_SQL = `SELECT p.class AS cls, p.agent_key AS agentKey, p.host, p.path, sum(p.requests) AS requests
@@ -204,7 +203,9 @@ async function finerTimeline(
   const { plan, counts } = read
   // Where any genuine claim's judged request in the range was first seen (a superset of what the timeline counts).
   const firsts = counts.filter((c) => c.cls !== 'robotsTxt' && (c.verification === 'verified' || c.verification === 'unverified')).map((c) => c.first)
-  const bin = timelineBinFor(firsts.length > 0 ? Math.min(...firsts) : null, Math.min(filter.until, plan.hours.until), plan.bin)
+  const chosen = timelineBinFor(firsts.length > 0 ? Math.min(...firsts) : null, Math.min(filter.until, plan.hours.until), plan.bin)
+  // Minutes are counted per host and category, not per agent (a row or two per write): one agent's timeline reads hours.
+  const bin = chosen === MINUTE && filter.agent !== undefined ? Math.min(HOUR, plan.bin) : chosen
   if (bin >= plan.bin) return { bins: read.bins, bin: plan.bin }
   const since = Math.max(plan.hours.since, Math.floor(Math.min(...firsts) / bin) * bin)
   const f = filterParams(filter)

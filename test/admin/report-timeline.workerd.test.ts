@@ -53,9 +53,10 @@ describe('the timeline through the Worker entry', () => {
 })
 
 describe('the timeline against a seeded ledger', () => {
-  const range = { since: T0 - 7 * DAY, until: T0 + HOUR }
-
   it('reads minutes for activity up to three hours before the range’s end, with the same totals as the hours', async () => {
+    // The hour before this one: minutes are written for requests up to three hours old when recorded.
+    const T0 = Math.floor(Date.now() / HOUR) * HOUR - HOUR
+    const range = { since: T0 - 7 * DAY, until: T0 + HOUR }
     await writeEvents(db, [
       judged({ time: T0 + 5 * MINUTE }),
       judged({ time: T0 + 5 * MINUTE + 1 }),
@@ -75,10 +76,13 @@ describe('the timeline against a seeded ledger', () => {
     const hourly = await getReport(db, { since: T0 - 7 * DAY, until: T0 + 5 * HOUR })
     expect(hourly.timelineBin).toBe(HOUR)
     expect(hourly.timeline).toEqual([{ hour: T0, requests: 4, violations: report.timeline[1]!.violations }])
-    // An agent's own timeline too.
+    // By category too; one agent's timeline reads hours (minutes are counted per host and category, not per agent).
+    const category = await getReport(db, { ...range, category: 'AI Crawler' })
+    expect(category.timelineBin).toBe(MINUTE)
+    expect(category.timeline).toEqual([{ hour: T0 + 9 * MINUTE, requests: 1, violations: 0 }])
     const agent = await getReport(db, { ...range, agent: 'gptbot' })
-    expect(agent.timelineBin).toBe(MINUTE)
-    expect(agent.timeline).toEqual([{ hour: T0 + 9 * MINUTE, requests: 1, violations: 0 }])
+    expect(agent.timelineBin).toBe(HOUR)
+    expect(agent.timeline).toEqual([{ hour: T0, requests: 1, violations: 0 }])
   })
 
   it('reads hours for a long range whose activity spans two days, days beyond a week', async () => {
@@ -94,8 +98,15 @@ describe('the timeline against a seeded ledger', () => {
   it('keeps the hourly bins where minutes are missing (pruned after two days, or recorded before migration 0060)', async () => {
     const now = Date.now()
     await writeEvents(db, [judged({ time: now - 10 * MINUTE }), judged({ time: now - 3 * DAY })])
-    const recent = { since: now - HOUR, until: now }
+    // A late request, recorded days after it was made: counted per hour, no minute row.
+    expect((await db.prepare('SELECT count(*) AS n FROM timeline_minutes').first<{ n: number }>())!.n).toBe(1)
+    // Two hours back: counts start at the first whole hour in the range, which holds the event at any minute of the clock.
+    const recent = { since: now - 2 * HOUR, until: now }
     expect((await getReport(db, recent)).timelineBin).toBe(MINUTE)
+    await db
+      .prepare('INSERT INTO timeline_minutes VALUES (?1, ?2, ?3, 1, 0)')
+      .bind(now - 3 * DAY, 'example.com', 'Search Engine Crawler')
+      .run()
     await pruneLedger(db, { now })
     // The recent minute survives the prune; the old one is gone.
     const minutes = (await db.prepare('SELECT minute FROM timeline_minutes').all<{ minute: number }>()).results
