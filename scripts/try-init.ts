@@ -169,8 +169,9 @@ async function main(): Promise<void> {
     let tarball = values.tarball ? resolve(values.tarball) : ''
     if (!tarball) {
       process.stderr.write('packing robots-edge from this checkout (npm pack, which builds lib/), not timed…\n')
-      const out = await sh(ROOT, 'npm', ['pack', '--pack-destination', base, '--json'])
-      const [info] = JSON.parse(out.slice(out.indexOf('['))) as { filename: string }[]
+      // stdout only: the JSON document (the build's own lines go to stderr).
+      const { stdout } = await execFileAsync('npm', ['pack', '--pack-destination', base, '--json'], { cwd: ROOT, env: personEnv(), timeout: 300_000, maxBuffer: 32 << 20 })
+      const [info] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string }[]
       tarball = join(base, info!.filename)
     }
     const readme = await readFile(join(ROOT, 'README.md'), 'utf8')
