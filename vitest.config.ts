@@ -38,7 +38,8 @@ const workersFromSource = { resolve: { conditions: [SOURCE] }, ssr: { resolve: {
 export default defineConfig({
   test: {
     // robots.config.ts first: a bad config fails the run once, with its own message.
-    globalSetup: ['./test/support/validate-config.ts'],
+    // workerd's teardown line ("WebSocket peer disconnected", once per Worker test file) out of the output: test/support/workerd-noise.ts says why.
+    globalSetup: ['./test/support/validate-config.ts', './test/support/workerd-noise.ts'],
     // The Worker logs one JSON line per judged request and per cron run, as on
     // Cloudflare (Workers Logs), and says what it cannot do ("robots-edge:
     // origin unreachable"). Tests that check them spy on the console; the

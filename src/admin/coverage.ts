@@ -6,10 +6,13 @@
  */
 import type { Coverage, ReportFilter } from './types.ts'
 
+export const MINUTE = 60_000
 export const HOUR = 3_600_000
 export const DAY = 24 * HOUR
 /** Ranges up to a week get an hourly timeline; longer ones a daily one. */
 const HOURLY_TIMELINE_UP_TO = 7 * DAY + HOUR
+/** Activity up to three hours old reads per minute (at most 180 bins); migrations/0060 keeps minutes two days. */
+const MINUTE_TIMELINE_UP_TO = 3 * HOUR
 
 export interface Span {
   readonly since: number
@@ -65,6 +68,20 @@ export function planRange(filter: Pick<ReportFilter, 'since' | 'until'>, state: 
     bin: until - since <= HOURLY_TIMELINE_UP_TO ? HOUR : DAY,
     rolledUntil: Math.min(until, Math.max(since, rolledHour)),
   }
+}
+
+/**
+ * The timeline's bin for activity from `activitySince` to the range's end
+ * (`until`): a minute for up to three hours, an hour for up to a week, else
+ * a day. The chart runs to the range's end, so the span is measured to it:
+ * a first minute of traffic reads as minutes, not as one spike at the right
+ * edge of 24 hourly bins. Never coarser than the range's own bin (`plan`).
+ */
+export function timelineBinFor(activitySince: number | null, until: number, planned: number): number {
+  if (activitySince === null) return planned
+  const span = until - activitySince
+  const bin = span <= MINUTE_TIMELINE_UP_TO ? MINUTE : span <= HOURLY_TIMELINE_UP_TO ? HOUR : DAY
+  return Math.min(bin, planned)
 }
 
 /** "7 days", "2.3 days", "18 hours". */

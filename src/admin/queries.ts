@@ -7,7 +7,7 @@
  */
 import { COUNTED_CLASSES, COUNTED_SQL, GRACE_MS } from '../ledger/classes.ts'
 import { SAMPLE_BUDGET } from '../ledger/rollups.ts'
-import { describeCoverage, planRange, type RangePlan } from './coverage.ts'
+import { describeCoverage, HOUR, MINUTE, planRange, timelineBinFor, type RangePlan } from './coverage.ts'
 import { getCrawlDelays } from './crawl-delay.ts'
 import { readReferrals } from './referral-queries.ts'
 import { buildReport } from './report.ts'
@@ -87,6 +87,10 @@ function dailyTimelineSql(spans: number): string {
   return `SELECT day AS hour, sum(requests) AS requests, sum(CASE WHEN class IN (${COUNTED_SQL}) THEN requests ELSE 0 END) AS violations
     FROM (${parts.join(' UNION ALL ')}) GROUP BY day ORDER BY day`
 }
+
+/** Per minute (?4 to ?5), from timeline_minutes (migrations/0060): the same requests and violations as TIMELINE_SQL, by host and category (?2 unused: no agent). */
+const MINUTE_TIMELINE_SQL = `SELECT minute AS hour, sum(requests) AS requests, sum(violations) AS violations FROM timeline_minutes
+  WHERE minute >= ?4 AND minute < ?5 AND (?1 IS NULL OR host = ?1) AND (?3 IS NULL OR category = ?3) GROUP BY minute ORDER BY minute`
 
 /** Paths of counted violations, spoofed and unchecked claims, over whole days (?4, ?5), classes in ?6. */
 const PATHS_SQL = `SELECT p.class AS cls, p.agent_key AS agentKey, p.host, p.path, sum(p.requests) AS requests
@@ -182,6 +186,40 @@ async function readAll(db: D1Database, filter: ReportFilter, state: ReadonlyMap<
   return { plan, fresh, agentRows, counts, bins, paths, rules, uses, texts, graceWindows }
 }
 
+const totals = (bins: readonly TimelineBin[]) => bins.reduce((t, b) => ({ requests: t.requests + b.requests, violations: t.violations + b.violations }), { requests: 0, violations: 0 })
+
+/**
+ * The timeline in the bin the span of activity calls for (coverage.ts
+ * timelineBinFor), when finer than the range's: one more read, over the
+ * activity only. Used only where it adds up to the range's own timeline:
+ * minutes recorded before migrations/0060, or pruned, and hours pruned, then
+ * leave the coarser bins, which are exact.
+ */
+async function finerTimeline(
+  db: D1Database,
+  filter: ReportFilter,
+  read: { plan: RangePlan; fresh: ReadonlyMap<string, number>; counts: readonly CounterRow[]; bins: TimelineBin[] },
+  onMeta: (meta: D1Meta) => void,
+): Promise<{ bins: TimelineBin[]; bin: number }> {
+  const { plan, counts } = read
+  // Where any genuine claim's judged request in the range was first seen (a superset of what the timeline counts).
+  const firsts = counts.filter((c) => c.cls !== 'robotsTxt' && (c.verification === 'verified' || c.verification === 'unverified')).map((c) => c.first)
+  const chosen = timelineBinFor(firsts.length > 0 ? Math.min(...firsts) : null, Math.min(filter.until, plan.hours.until), plan.bin)
+  // Minutes are counted per host and category, not per agent (a row or two per write): one agent's timeline reads hours.
+  const bin = chosen === MINUTE && filter.agent !== undefined ? Math.min(HOUR, plan.bin) : chosen
+  if (bin >= plan.bin) return { bins: read.bins, bin: plan.bin }
+  const since = Math.max(plan.hours.since, Math.floor(Math.min(...firsts) / bin) * bin)
+  const f = filterParams(filter)
+  const query =
+    bin === MINUTE
+      ? db.prepare(MINUTE_TIMELINE_SQL).bind(...f, since, plan.hours.until)
+      : db.prepare(filter.agent === undefined ? TIMELINE_SQL : AGENT_TIMELINE_SQL).bind(...f, since, Math.min(plan.hours.until, Math.max(since, read.fresh.get('rolled_hour') ?? 0)), plan.hours.until)
+  const result = await query.all<TimelineBin>()
+  onMeta(result.meta)
+  const [want, got] = [totals(read.bins), totals(result.results)]
+  return want.requests === got.requests && want.violations === got.violations ? { bins: result.results, bin } : { bins: read.bins, bin: plan.bin }
+}
+
 /**
  * The compliance report for a time range: per agent a
  * verdict with its evidence, tools, spoofed and unchecked claims apart, the
@@ -205,7 +243,8 @@ export async function getReport(db: D1Database, filter: ReportFilter, opts: GetR
   const stale = read.fresh.get('hourly_since') !== lastState.get('hourly_since') || (read.fresh.get('rolled_hour') ?? 0) < (lastState.get('rolled_hour') ?? 0)
   if (stale) read = await readAll(db, filter, read.fresh, onMeta)
   lastState = read.fresh
-  const { plan, fresh, agentRows, counts, bins, paths, rules, uses, graceWindows } = read
+  const { plan, fresh, agentRows, counts, paths, rules, uses, graceWindows } = read
+  const timeline = await finerTimeline(db, filter, read, onMeta)
   const agents = agentRows.map(({ obeys, firstSeen: _firstSeen, ...a }): AgentInfo => ({ ...a, declaredObeys: obeys === null ? null : obeys === 1 }))
   const ledgerStart = agentRows.length > 0 ? Math.min(...agentRows.map((a) => a.firstSeen)) : null
   const coverage = describeCoverage(filter, {
@@ -231,8 +270,8 @@ export async function getReport(db: D1Database, filter: ReportFilter, opts: GetR
     groupUses: uses,
     texts: new Map(read.texts.map((t) => [t.hash, t.text])),
     graceWindows,
-    timeline: bins.filter((b) => b.requests > 0 || b.violations > 0),
-    timelineBin: plan.bin,
+    timeline: timeline.bins.filter((b) => b.requests > 0 || b.violations > 0),
+    timelineBin: timeline.bin,
     coverage,
   })
 }

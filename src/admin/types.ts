@@ -100,7 +100,7 @@ export interface GroupUse {
   readonly group: string
 }
 
-/** One bin of the timeline: an hour, or a day for ranges over a week. */
+/** One bin of the timeline (`hour` is its start, ms): a minute, an hour or a day, from the span of activity (src/admin/coverage.ts timelineBinFor). */
 export interface TimelineBin {
   readonly hour: number
   readonly violations: number
@@ -359,7 +359,7 @@ export interface Report {
   /** Rules behind the most counted violations (crawlers'). */
   readonly topRules: readonly RuleCount[]
   readonly topPaths: readonly PathCount[]
-  /** Per bin (`timelineBin` ms: an hour, or a day over a week) with any judged request or counted violation, in order. */
+  /** Per bin (`timelineBin` ms: a minute for activity up to three hours old, an hour up to a week, else a day) with any judged request or counted violation, in order. */
   readonly timeline: readonly TimelineBin[]
   readonly timelineBin: number
   readonly coverage: Coverage

@@ -214,17 +214,28 @@ export function printReport(doc: ReportDocument, source: string, terminal: Io): 
     `${count(t.agents, 'agent')} · ${num(t.requests)} judged requests · ${count(t.violations, 'counted violation')} · ${t.ignoring} ignoring robots.txt · ${num(t.spoofedRequests)} spoofed requests${more}`,
   )
   if (doc.coverage) io.out(style.dim(`Coverage: ${safe(doc.coverage.summary)}.`))
-  if (t.truncated) io.out(style.yellow('More violations than one report reads: counts are lower bounds.'))
+  // Each note names what to run (the dashboard's warnings say the same: public/_robots/static/warnings.js).
+  const remote = /^https?:\/\//.test(source)
+  if (t.truncated) io.out(style.yellow('More violations than one report reads: counts are lower bounds. A shorter range reads them all: --since 24h.'))
   const omitted = Object.values(doc.omitted ?? {}).reduce((n, v) => n + v, 0)
-  if (omitted > 0) io.out(style.yellow(`${omitted} more agents and claims not listed (the lowest ranked; the CSV export has them all).`))
+  if (omitted > 0)
+    io.out(
+      style.yellow(
+        `${omitted} more agents and claims not listed (the lowest ranked): narrow the report with --agent <key> or --category <name>; the CSV export (/_robots/api/report.csv) has them all.`,
+      ),
+    )
   for (const loss of doc.losses ?? [])
     io.out(
       style.yellow(
-        `${num(loss.events)} events could not be stored between ${when(loss.from)} and ${when(loss.to)} UTC (D1 was unavailable${loss.deadLettered ? `; ${num(loss.deadLettered)} of them reached the ledger queue's dead-letter queue after every retry` : ''}; they are not in these counts).`,
+        `${num(loss.events)} events could not be stored between ${when(loss.from)} and ${when(loss.to)} UTC (D1 was unavailable${loss.deadLettered ? `; ${num(loss.deadLettered)} of them reached the ledger queue's dead-letter queue after every retry` : ''}; they are not in these counts). If the Worker logged that the ledger's tables are missing, run \`npx wrangler d1 migrations apply DB ${remote ? '--remote' : '--local'}\`.`,
       ),
     )
   if (doc.hostCap)
-    io.out(style.yellow(`${num(doc.hostCap.stored)} hosts are stored, the most without a hosts list in robots.config.ts: requests for other hosts are counted under other-hosts.invalid.`))
+    io.out(
+      style.yellow(
+        `${num(doc.hostCap.stored)} hosts are stored, the most without a hosts list in robots.config.ts: requests for other hosts are counted under other-hosts.invalid. List your hosts (hosts: [...]) in robots.config.ts, run \`npx robots-edge lint\`, and deploy.`,
+      ),
+    )
   io.out('')
   if (doc.agents.length === 0) io.out('No crawler was judged in this range.')
   else agentTable(doc.agents, style, io)

@@ -96,6 +96,18 @@ export const UPSERT_LATE_TIMELINE = `INSERT INTO timeline_hourly (hour, host, ca
   GROUP BY c.hour, c.host, coalesce(a.category, '')
   ON CONFLICT (hour, host, category) DO UPDATE SET requests = requests + excluded.requests, violations = violations + excluded.violations`
 
+/**
+ * Per minute, host and category, the timeline of a short span (migrations/0060): crawlers only, genuine claims only.
+ * Only requests from ?2 on (the start of the hour three hours before the write): minutes are read only for activity up to three hours old, and a
+ * late batch then adds no row per minute (the report reads such hours per hour, from counters that add up).
+ */
+export const UPSERT_MINUTES = `INSERT INTO timeline_minutes (minute, host, category, requests, violations)
+  SELECT (c.time / 60000) * 60000, c.host, coalesce(a.category, ''), count(*), sum(c.cls IN (${COUNTED_SQL}))
+  FROM (${FACTS}) c JOIN agents a ON a.agent_key = c.agent_key
+  WHERE c.request = 1 AND c.time >= ?2 AND a.kind = 'bot' AND c.verification IN ('verified', 'unverified')
+  GROUP BY 1, 2, 3
+  ON CONFLICT (minute, host, category) DO UPDATE SET requests = requests + excluded.requests, violations = violations + excluded.violations`
+
 /** Returns the keys whose sampling budget is spent, so the isolate stops sending their raw rows this hour. */
 export const UPSERT_COUNTS_HOURLY = `INSERT INTO counts_hourly (agent_key, hour, host, verification, class, requests, blocked, sampled, first_time, last_time, bytes, pages)
   SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ?2), min(time), max(time), sum(bytes), sum(page)

@@ -16,6 +16,7 @@ import {
   UPSERT_FETCHES,
   UPSERT_LATE_DAILY,
   UPSERT_LATE_TIMELINE,
+  UPSERT_MINUTES,
   UPSERT_PATHS,
   UPSERT_RULES,
   UPSERT_SHAPES,
@@ -79,8 +80,11 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   // last two hours cannot be late, and most batches skip those statements.
   const lateBefore = hourOf(Date.now()) - HOUR_MS
   let late = false
+  // Minutes are written for requests up to three hours old (ledger-sql.ts UPSERT_MINUTES): a late batch skips the statement.
+  let recent = false
   for (const e of events) {
     late ||= e.time < lateBefore
+    recent ||= e.time >= lateBefore - 2 * HOUR_MS
     disallowed ||= e.type === 'request' && !e.allowed
     requests ||= e.type === 'request' && e.verification !== 'spoofed'
     const base = toFact(e, null)
@@ -103,6 +107,7 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget)) - 1
   if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
   if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts, SHAPE_CAP))
+  if (requests && recent) statements.push(db.prepare(UPSERT_MINUTES).bind(facts, lateBefore - 2 * HOUR_MS))
   if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(unsettledFacts))
   const groups = groupsOf(events)
   if (groups.length > 0) statements.push(db.prepare(INSERT_GROUPS).bind(JSON.stringify(groups)))

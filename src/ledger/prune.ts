@@ -92,6 +92,8 @@ const byAgent = (table: string, time: string, key: string) => `DELETE FROM ${tab
 
 const DELETE_COUNTS_HOURLY = byAgent('counts_hourly', 'hour', 'agent_key, hour, host, verification, class')
 const DELETE_COUNTS_DAILY = byAgent('counts_daily', 'day', 'agent_key, day, host, verification, class')
+/** Minute counts (a short span's timeline, migrations/0060) are kept two days. */
+const DELETE_MINUTES = `DELETE FROM timeline_minutes WHERE (minute, host, category) IN (SELECT minute, host, category FROM timeline_minutes WHERE minute < ?1 LIMIT ?2)`
 const DELETE_GROUPS = byAgent('agent_groups', 'day', 'agent_key, day, robots_version, robots_group')
 const DELETE_TIMELINE = `DELETE FROM timeline_hourly WHERE (hour, host, category) IN (SELECT hour, host, category FROM timeline_hourly WHERE hour < ?1 LIMIT ?2)`
 const DELETE_RULES = `DELETE FROM rules_daily WHERE (day, host, robots_version, rule_line, agent_key) IN (
@@ -173,6 +175,7 @@ export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<P
   const rollups = [
     await deleteChunks(db, DELETE_COUNTS_HOURLY, [hourlyCutoff], max),
     await deleteChunks(db, DELETE_TIMELINE, [hourlyCutoff], max),
+    await deleteChunks(db, DELETE_MINUTES, [opts.now - 2 * DAY_MS], max),
     await deleteChunks(db, DELETE_COUNTS_DAILY, [rollupCutoff], max),
     await deleteChunks(db, DELETE_GROUPS, [rollupCutoff], max),
     await deleteChunks(db, DELETE_RULES, [rollupCutoff], max),

@@ -1,6 +1,6 @@
 // Unit tests of the report's range plan and coverage wording (src/admin/coverage.ts).
 import { describe, expect, it } from 'vitest'
-import { describeCoverage, formatSpan, planRange } from '../../src/admin/coverage.ts'
+import { DAY as D, describeCoverage, formatSpan, HOUR as H, MINUTE, planRange, timelineBinFor } from '../../src/admin/coverage.ts'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -59,5 +59,20 @@ describe('describeCoverage', () => {
 
   it('formats spans in days or hours', () => {
     expect([formatSpan(7 * DAY), formatSpan(55 * HOUR), formatSpan(24 * HOUR), formatSpan(HOUR)]).toEqual(['7 days', '2.3 days', '24 hours', '1 hour'])
+  })
+})
+
+describe('timelineBinFor', () => {
+  const until = Date.UTC(2026, 10, 27, 2, 10)
+  it('bins by minute up to three hours of activity before the range’s end, by hour up to a week, then by day', () => {
+    expect(timelineBinFor(until - MINUTE, until, H)).toBe(MINUTE)
+    expect(timelineBinFor(until - 3 * H, until, H)).toBe(MINUTE)
+    expect(timelineBinFor(until - 3 * H - 1, until, H)).toBe(H)
+    expect(timelineBinFor(until - 7 * D, until, D)).toBe(H)
+    expect(timelineBinFor(until - 9 * D, until, D)).toBe(D)
+  })
+  it('never bins coarser than the range, and keeps it without activity', () => {
+    expect(timelineBinFor(until - 9 * D, until, H)).toBe(H)
+    expect(timelineBinFor(null, until, D)).toBe(D)
   })
 })

@@ -20,6 +20,7 @@ interface Bin {
 /** The dashboard's module, loaded by path: plain JavaScript with no type declarations. */
 const charts = (await import(pathToFileURL(resolve('public/_robots/static/charts.js')).href)) as {
   timelineWindow(report: { filter: { since: number; until: number }; timeline: Bin[]; timelineBin: number }, changes?: { time: number }[]): Window
+  binUnit(bin: number): string
 }
 
 const HOUR = 3_600_000
@@ -59,5 +60,20 @@ describe('timelineWindow', () => {
     const lastDay = Math.floor((until - 1) / DAY) * DAY
     const w = charts.timelineWindow({ filter: quarter, timeline: [{ hour: lastDay - 2 * DAY, requests: 1, violations: 0 }], timelineBin: DAY })
     expect(w).toEqual({ from: lastDay - 23 * DAY, to: lastDay, bin: DAY, follows: true, earliest: lastDay - 2 * DAY })
+  })
+
+  it('draws a minute of traffic among minutes, and names the unit', () => {
+    const now = { since: until - 7 * DAY, until }
+    const minute = Math.floor((until - 1) / 60_000) * 60_000
+    const w = charts.timelineWindow({ filter: now, timeline: [{ hour: minute - 60_000, requests: 3, violations: 1 }], timelineBin: 60_000 })
+    // 24 minute bins at least, the activity near the right but not one spike at the edge of a day.
+    expect(w).toEqual({ from: minute - 23 * 60_000, to: minute, bin: 60_000, follows: true, earliest: minute - 60_000 })
+    expect([60_000, HOUR, DAY].map(charts.binUnit)).toEqual(['minute', 'hour', 'day'])
+  })
+
+  it('draws hours when a rule change reaches back beyond three hours of minutes', () => {
+    const minute = Math.floor((until - 1) / 60_000) * 60_000
+    const w = charts.timelineWindow({ filter: week, timeline: [{ hour: minute, requests: 3, violations: 1 }], timelineBin: 60_000 }, [{ time: until - 30 * HOUR }])
+    expect(w).toMatchObject({ bin: HOUR, to: lastHour, earliest: Math.floor((until - 30 * HOUR) / HOUR) * HOUR })
   })
 })

@@ -169,6 +169,20 @@ describe("the report's views", () => {
     await page.context().close()
   })
 
+  it('draws a first minute of traffic per minute when the range holds nothing older', async () => {
+    // The last hour: the history host's rule changes (6 and 30 hours ago) are outside it; the traffic is seconds old.
+    const { page, problems } = await openDashboard(1366, '/_robots/?since=1h')
+    await expect.poll(() => page.locator('#timeline-caption').textContent()).toContain('per minute')
+    const caption = (await page.locator('#timeline-caption').textContent())?.replaceAll('\u00a0', 'T') ?? ''
+    const first = Date.parse(`${/in the minute from (\S+) UTC/.exec(caption)?.[1]}:00Z`)
+    expect(first).toBeGreaterThanOrEqual(Math.floor(started / 60_000) * 60_000)
+    expect(first).toBeLessThan(started + 2 * 60_000)
+    const legend = page.locator('#chart-timeline .u-legend')
+    await expect.poll(() => legend.textContent()).toMatch(/\d+ minutes \(hover for one\)/)
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+
   it('pages the drill-down in a bounded panel, with times to the second', async () => {
     const { page, problems } = await openDashboard(1366)
     await page.locator('#agents tbody tr', { hasText: 'googlebot' }).click()

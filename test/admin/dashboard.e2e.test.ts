@@ -243,25 +243,36 @@ describe('the dashboard in Chromium', () => {
     await page.context().close()
   })
 
-  it("says plainly which operators' IP ranges are not loaded, and the command that loads them (only three lists were seeded: the cron never ran)", async () => {
+  it("says plainly which operators' IP ranges are not loaded, and the command that loads them (only three lists were seeded: the cron never ran); every warning in one line, each naming what to run", async () => {
     const coverage = await api<{ operators: { operator: string; message: string | null; fix: string | null }[] }>('/verification')
     const google = coverage.operators.find((o) => o.operator === 'Google')
     expect(google?.message).toMatch(/^Some of Google's IP ranges are not loaded \(/)
     const notes = coverage.operators.filter((o) => o.message !== null)
     expect(notes.length).toBeGreaterThan(0)
+    // A D1 outage an hour ago: events the ledger could not store (src/ledger/losses.ts).
+    const lostAt = Date.now() - 3_600_000
+    await worker.batch([{ sql: 'INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?1, ?2, ?3, ?4, ?3)', params: ['e2e-loss', lostAt, lostAt + 60_000, 1234] }])
     const { page, problems } = await openPage({ extraHTTPHeaders: { Authorization: `Bearer ${TOKEN}` } })
     await page.goto(`${worker.origin}/_robots/`)
     // The command is set as code, without the API's backquotes.
-    await expect.poll(() => page.locator('#verification').textContent()).toContain(notes[0]!.message!.replaceAll('`', ''))
-    expect(await page.locator('#verification p:first-of-type code').textContent()).toBe(notes[0]!.fix)
-    // Folded: one line, naming the command to run.
-    const summary = page.locator('#verification summary')
-    expect(await summary.locator('code').textContent()).toMatch(/^npx robots-edge ranges/)
+    await expect.poll(() => page.locator('#warnings').textContent()).toContain(notes[0]!.message!.replaceAll('`', ''))
+    expect(await page.locator('#warnings > div > p:first-of-type code').textContent()).toBe(notes[0]!.fix)
+    // Folded: one line, naming the command of each warning (the page runs on 127.0.0.1: the local D1).
+    const summary = page.locator('#warnings summary')
+    await expect.poll(() => summary.textContent()).toContain('1,234 events not stored: run npx wrangler d1 migrations apply DB --local')
+    expect(await summary.textContent()).toMatch(/^2 warnings: IP ranges not current for \d+ operators?: run npx robots-edge ranges/)
+    expect(await summary.locator('code').allTextContents()).toEqual([expect.stringMatching(/^npx robots-edge ranges/), 'npx wrangler d1 migrations apply DB --local'])
     const lines = await summary.evaluate((s) => s.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(s).lineHeight))
     expect(lines).toBeLessThan(1.5)
     expect(notes[0]!.fix).toMatch(/^npx robots-edge ranges/)
+    // Opened, the loss's sentence says when, and what to run.
+    await summary.click()
+    expect(await page.locator('#warnings').textContent()).toMatch(/1,234 events could not be stored between \d{4}-\d\d-\d\d.\d\d:\d\d and .* UTC; they are not in these counts/)
+    // The status line itself stays one plain line: the range and the source.
+    expect(await page.locator('#status').textContent()).toMatch(/^\d{4}-\d\d-\d\d.\d\d:\d\d to .* UTC · source: D1 ledger, exact counts$/)
     expect(problems).toEqual([])
     await page.context().close()
+    await worker.batch([{ sql: 'DELETE FROM ledger_losses WHERE id = ?1', params: ['e2e-loss'] }])
   })
 
   it("answers the browser's Basic challenge with the token as the password", async () => {

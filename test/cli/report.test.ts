@@ -92,7 +92,9 @@ describe('report: the local D1', { timeout: 60_000 }, () => {
 
   it('says how many events could not be stored, and when', async () => {
     const { io } = await plainReport()
-    expect(io.text()).toMatch(/^1,234 events could not be stored between \d{4}-\d\d-\d\d \d\d:\d\d and \d{4}-\d\d-\d\d \d\d:\d\d UTC \(D1 was unavailable; they are not in these counts\)\.$/m)
+    expect(io.text()).toMatch(
+      /^1,234 events could not be stored between \d{4}-\d\d-\d\d \d\d:\d\d and \d{4}-\d\d-\d\d \d\d:\d\d UTC \(D1 was unavailable; they are not in these counts\)\. If the Worker logged that the ledger's tables are missing, run `npx wrangler d1 migrations apply DB --local`\.$/m,
+    )
   })
 
   it('applies the filters and prints the API document with --json', async () => {

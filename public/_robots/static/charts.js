@@ -46,6 +46,14 @@ function message(container, text) {
   container.append(el('p', { className: 'chart-empty' }, text))
 }
 
+/** The word for a bin of `bin` ms: the report bins by minute, hour or day (src/admin/coverage.ts timelineBinFor). */
+export function binUnit(bin) {
+  return bin > HOUR ? 'day' : bin < HOUR ? 'minute' : 'hour'
+}
+
+/** Beyond this span (from the first activity or rule change to the range's end) minute bins are drawn as hours. */
+const MINUTES_UP_TO = 3 * HOUR
+
 /** The timeline shows at least this many bins, so one busy hour reads as a bar among quiet ones, not as the whole chart. */
 const MIN_BINS = 24
 
@@ -54,13 +62,17 @@ const MIN_BINS = 24
  * activity (a judged request, a counted violation or a rule change) to its
  * end, so a week whose data is all recent is not one spike at the right edge.
  */
-export function timelineWindow(report, changes = []) {
-  const bin = report.timelineBin ?? HOUR
+export function timelineWindow(report, changes = [], bin = report.timelineBin ?? HOUR) {
   const first = Math.floor(report.filter.since / bin) * bin
   const last = Math.floor((report.filter.until - 1) / bin) * bin
-  const active = [...report.timeline.filter((t) => t.requests > 0 || t.violations > 0).map((t) => t.hour), ...changes.map((c) => Math.floor(c.time / bin) * bin).filter((t) => t >= first && t <= last)]
+  const active = [
+    ...report.timeline.filter((t) => t.requests > 0 || t.violations > 0).map((t) => Math.floor(t.hour / bin) * bin),
+    ...changes.map((c) => Math.floor(c.time / bin) * bin).filter((t) => t >= first && t <= last),
+  ]
   if (active.length === 0) return { from: first, to: last, bin, follows: false, earliest: null }
   const earliest = Math.min(...active)
+  // Minutes are for a short span of traffic; a rule change hours before it draws hours, which the minutes add up to exactly.
+  if (bin < HOUR && last - earliest > MINUTES_UP_TO) return timelineWindow(report, changes, HOUR)
   const margin = Math.max(2 * bin, Math.floor((last - earliest) / bin / 10) * bin)
   const from = Math.max(first, Math.min(earliest - margin, last - (MIN_BINS - 1) * bin))
   // The bin of the first activity, for the caption: the window may start well before it (at least MIN_BINS are drawn).
@@ -70,8 +82,14 @@ export function timelineWindow(report, changes = []) {
 /** Every bin of the window, zero where nothing happened, so gaps read as quiet rather than as lines across them. */
 function binned(report, span) {
   const { from, to, bin } = span
-  const byBin = new Map(report.timeline.map((t) => [t.hour, t]))
-  const bins = (to - from) / bin + 1 <= MAX_FILLED_HOURS ? Array.from({ length: (to - from) / bin + 1 }, (_, i) => from + i * bin) : report.timeline.map((t) => t.hour).filter((t) => t >= from)
+  // The report's bins, added up into the window's (the same, or minutes into hours).
+  const byBin = new Map()
+  for (const t of report.timeline) {
+    const at = Math.floor(t.hour / bin) * bin
+    const sum = byBin.get(at) ?? { requests: 0, violations: 0 }
+    byBin.set(at, { requests: sum.requests + t.requests, violations: sum.violations + t.violations })
+  }
+  const bins = (to - from) / bin + 1 <= MAX_FILLED_HOURS ? Array.from({ length: (to - from) / bin + 1 }, (_, i) => from + i * bin) : [...byBin.keys()].filter((t) => t >= from)
   return [bins.map((h) => h / 1000), bins.map((h) => byBin.get(h)?.violations ?? 0), bins.map((h) => byBin.get(h)?.requests ?? 0)]
 }
 
@@ -106,7 +124,7 @@ export function drawTimeline(container, report, changes = []) {
   const count = (_u, value) => (value === null || value === undefined ? '—' : formatCount(value))
   // Before any hover, the legend shows the chart's totals rather than dashes.
   const total = (i) => `${formatCount(data[i].reduce((n, v) => n + v, 0))} in all`
-  const unit = shown.bin > HOUR ? 'day' : 'hour'
+  const unit = binUnit(shown.bin)
   let ready = false
   draw(
     container,

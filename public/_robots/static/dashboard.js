@@ -5,10 +5,11 @@
  * credentials, and fills the tables and charts. Agent-controlled strings go
  * through el() and textContent only (see dom.js).
  */
-import { drawByAgent, drawTimeline } from './charts.js'
+import { binUnit, drawByAgent, drawTimeline } from './charts.js'
 import { drillDown } from './drill.js'
-import { el, formatCount, formatTime, visible } from './dom.js'
+import { el, formatTime, visible } from './dom.js'
 import { historyView, parseVersionHref } from './history.js'
+import { reportWarnings } from './warnings.js'
 import { sortableTable } from './table.js'
 import { bytesLines, operatorLines } from './taken.js'
 import { agentColumns, pathColumns, ruleColumns, setVerifiable, spoofedColumns, toolColumns, totals } from './views.js'
@@ -95,16 +96,12 @@ async function load() {
     const next = await getJson(`${api}/report?${q}`)
     if (ticket !== loading) return
     report = next
-    const t = report.totals
-    const omitted = Object.values(report.omitted ?? {}).reduce((n, v) => n + v, 0)
     showStatus(
       `${formatTime(report.filter.since)} to ${formatTime(report.filter.until)} UTC · source: ${SOURCE_TEXT[report.source] ?? 'D1 ledger'}` +
-        `${filters.host ? ` · host ${filters.host}` : ''}${filters.agent ? ` · agent ${filters.agent}` : ''}` +
-        (t.truncated ? ' · more violations than one report reads: counts are lower bounds' : '') +
-        (omitted > 0 ? ` · ${omitted} more agents and claims not listed (all are in the CSV)` : '') +
-        storageNotes(report),
-      t.truncated || omitted > 0 || storageNotes(report) !== '' ? 'warn' : undefined,
+        `${filters.host ? ` · host ${filters.host}` : ''}${filters.agent ? ` · agent ${filters.agent}` : ''}`,
     )
+    warnings.report = reportWarnings(report, { local: LOCAL, csv: csv.href })
+    showWarnings()
     $('coverage').textContent = report.coverage ? `Coverage: ${report.coverage.summary}.` : ''
     $('totals').replaceChildren(...totals(report))
     renderTables()
@@ -118,14 +115,26 @@ async function load() {
   }
 }
 
-/** What the ledger could not store in the range, and whether its cap on hosts was reached (src/ledger/losses.ts). */
-function storageNotes(r) {
-  const lost = (r.losses ?? []).map(
-    (l) =>
-      ` · ${formatCount(l.events)} events could not be stored between ${formatTime(l.from)} and ${formatTime(l.to)} UTC${l.deadLettered ? ` (${formatCount(l.deadLettered)} of them reached the ledger queue's dead-letter queue after every retry)` : ''}`,
-  )
-  const cap = r.hostCap ? [` · ${formatCount(r.hostCap.stored)} hosts stored, the most without a hosts list in robots.config.ts: requests for other hosts are counted under other-hosts.invalid`] : []
-  return [...lost, ...cap].join('')
+/** Where the dashboard runs: a local `wrangler dev` (its D1 is the local one) or a deployed Worker. */
+const LOCAL = ['localhost', '127.0.0.1', '[::1]'].includes(location.hostname)
+
+/** The page's warnings (warnings.js): the report's, and the IP ranges'. showWarnings folds them into one line. */
+const warnings = { ranges: [], report: [] }
+
+/**
+ * Every warning in one line (a summary naming each one's command), so the
+ * verdicts below stay on the first screen; a click opens the details, a
+ * sentence each with its command set as code. Text from the API or the
+ * query goes through visible() and el(), never as HTML.
+ */
+function showWarnings() {
+  document.getElementById('warnings')?.remove()
+  const all = [...warnings.ranges, ...warnings.report]
+  if (all.length === 0) return
+  const parts = all.flatMap((w, i) => [i > 0 ? ' · ' : '', `${visible(w.title)}: run `, el('code', {}, visible(w.fix))])
+  const summary = el('summary', {}, all.length > 1 ? `${all.length} warnings: ` : '', ...parts)
+  const details = all.map((w) => w.node ?? el('p', {}, `${visible(w.text)} `, el('code', {}, visible(w.fix))))
+  status.before(el('details', { id: 'warnings', className: 'status warn', role: 'note' }, summary, ...details))
 }
 
 function drawCharts() {
@@ -134,9 +143,9 @@ function drawCharts() {
     const changes = policy.changes()
     const shown = drawTimeline($('chart-timeline'), report, changes)
     $('timeline-caption').textContent =
-      `Counted violations and judged requests per ${shown.bin > 3_600_000 ? 'day' : 'hour'}` +
+      `Counted violations and judged requests per ${binUnit(shown.bin)}` +
       (shown.follows ? `, from ${formatTime(shown.from)} UTC` : '') +
-      (shown.earliest !== null ? `; the first activity in the range is in the ${shown.bin > 3_600_000 ? 'day' : 'hour'} from ${formatTime(shown.earliest)} UTC` : '') +
+      (shown.earliest !== null ? `; the first activity in the range is in the ${binUnit(shown.bin)} from ${formatTime(shown.earliest)} UTC` : '') +
       (changes.some((c) => c.time >= shown.from) ? ' · dashed lines: robots.txt changes' : '')
     drawByAgent($('chart-agents'), report)
   } catch (error) {
@@ -200,9 +209,9 @@ async function showCoverage() {
   if (rest.length > 0) {
     shown.push(withCommand(`The IP ranges of ${rest.join(', ')} are not loaded, stale or from the snapshot either (${api}/verification). Run \`${fix}\` to load them.`, fix))
   }
-  // Folded into one line that names the command, so the verdicts below stay on the first screen; the details open on a click.
-  const summary = el('summary', {}, `IP ranges not current for ${notes.length === 1 ? '1 operator' : `${notes.length} operators`}: run `, el('code', {}, fix))
-  status.before(el('details', { id: 'verification', className: 'status warn', role: 'note' }, summary, ...shown))
+  // One entry in the summary; every operator's sentence in the details.
+  warnings.ranges = [{ title: `IP ranges not current for ${notes.length === 1 ? '1 operator' : `${notes.length} operators`}`, fix, node: el('div', {}, ...shown) }]
+  showWarnings()
 }
 
 void load()

@@ -21,6 +21,9 @@ export const LEDGER_TABLES = [
   'crawl_delay_last',
   'referrals_daily',
   'ledger_queue_applied',
+  'alert_state',
+  'alert_outbox',
+  'timeline_minutes',
 ] as const
 
 export async function clearLedger(db: D1Database): Promise<void> {
