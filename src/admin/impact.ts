@@ -257,7 +257,7 @@ function worstFirst(a: AgentImpact, b: AgentImpact): number {
 
 /** What a replay could not judge again, and why. */
 export interface EstimateFacts {
-  /** Requests beyond SHAPE_CAP distinct paths per agent, host and day (not replayed). */
+  /** Requests recorded beyond SHAPE_CAP distinct paths per agent, host and day before issue 18's upgrade (not replayed). */
   readonly beyondCap: number
   readonly shapeCap: number
   /** Requests whose shapes were beyond the most one replay reads (not replayed). */
@@ -265,4 +265,10 @@ export interface EstimateFacts {
   readonly maxShapes: number
   /** Shapes are kept from this time on (ms; 0: since the ledger began). */
   readonly shapesSince: number
+  /**
+   * Requests judged exactly per path group (`/articles/*`): groups whose
+   * paths no rule of either file tells apart, judged once each (`groups`).
+   */
+  readonly grouped?: number
+  readonly groups?: number
 }

@@ -109,8 +109,10 @@ const DISALLOWED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.q' = 1 AN
 /**
  * Paths of disallowed requests: a path new to its group (class, day, host,
  * agent, verification) gets a row while the group holds fewer than ?2 paths
- * (its row under version '' and path '' counts them), most requested first;
- * beyond it the requests add up in that row.
+ * (counted from its rows: at most ?2 read), most requested first; beyond it
+ * the requests are not written here at all (issue 18): the counters hold
+ * every request, so the rest of a group is their total less its rows. Rows
+ * under version '' and path '' are from before, when the rest was written.
  */
 export const UPSERT_PATHS = `WITH c AS (${DISALLOWED_FACTS}),
   g AS (SELECT cls, day, host, agent_key, verification, robots_version, path, max(agent_tokens) AS agent_tokens, count(*) AS n,
@@ -119,45 +121,28 @@ export const UPSERT_PATHS = `WITH c AS (${DISALLOWED_FACTS}),
         FROM c GROUP BY cls, day, host, agent_key, verification, robots_version, path),
   r AS (SELECT g.*, row_number() OVER (PARTITION BY cls, day, host, agent_key, verification, known ORDER BY n DESC, robots_version, path) AS rank
         FROM g),
-  s AS (SELECT r.*, r.known = 1 OR coalesce(o.paths, 0) + r.rank <= ?2 AS kept
-        FROM r LEFT JOIN paths_daily o ON o.class = r.cls AND o.day = r.day AND o.host = r.host AND o.agent_key = r.agent_key
-          AND o.verification = r.verification AND o.robots_version = '' AND o.path = '')
+  o AS (SELECT DISTINCT cls, day, host, agent_key, verification FROM r WHERE known = 0),
+  h AS (SELECT o.*, (SELECT count(*) FROM (SELECT 1 FROM paths_daily p WHERE p.class = o.cls AND p.day = o.day AND p.host = o.host
+            AND p.agent_key = o.agent_key AND p.verification = o.verification AND p.path <> '' LIMIT ?2)) AS held FROM o)
   INSERT INTO paths_daily (class, day, host, agent_key, verification, robots_version, path, agent_tokens, requests, paths)
-  SELECT * FROM (
-    SELECT cls, day, host, agent_key, verification, robots_version, path, agent_tokens, n, 0 FROM s WHERE kept
-    UNION ALL
-    SELECT cls, day, host, agent_key, verification, '', '', '', sum(CASE WHEN kept THEN 0 ELSE n END), sum(kept AND known = 0)
-    FROM s GROUP BY cls, day, host, agent_key, verification HAVING sum(NOT kept) > 0 OR sum(kept AND known = 0) > 0
-  ) WHERE true
-  ON CONFLICT (class, day, host, agent_key, verification, robots_version, path) DO UPDATE SET
-    requests = requests + excluded.requests, paths = paths + excluded.paths`
+  SELECT r.cls, r.day, r.host, r.agent_key, r.verification, r.robots_version, r.path, r.agent_tokens, r.n, 0
+  FROM r LEFT JOIN h ON h.cls = r.cls AND h.day = r.day AND h.host = r.host AND h.agent_key = r.agent_key AND h.verification = r.verification
+  WHERE r.known = 1 OR coalesce(h.held, 0) + r.rank <= ?2
+  ON CONFLICT (class, day, host, agent_key, verification, robots_version, path) DO UPDATE SET requests = requests + excluded.requests`
 
 /**
- * Request shapes for a replay: every genuine claim's judged
- * request (spoofed ones are not the agent they name), per day, host, agent,
- * version and path. A shape new to its (day, host, agent) gets a row while
- * the group holds fewer than ?2 (its row under version '' and path '' counts
- * them), most requested first; beyond it the requests add up in that row.
+ * Request shapes for a replay: every genuine claim's judged request
+ * (spoofed ones are not the agent they name), counted per day, host, agent,
+ * version and path, every path its own row (issue 18: no cap, so a replay
+ * is exact). The table is bounded by its retention and a row cap, both
+ * enforced by the cron (src/ledger/prune.ts). Rows under path '' are from
+ * before: requests beyond the old per-day cap.
  */
-export const UPSERT_SHAPES = `WITH c AS (SELECT value ->> '$.h' AS host, value ->> '$.a' AS agent_key, value ->> '$.r' AS robots_version,
-      value ->> '$.pa' AS path, value ->> '$.tk' AS agent_tokens, (value ->> '$.t' / 86400000) * 86400000 AS day
-    FROM json_each(?1) WHERE value ->> '$.q' = 1 AND value ->> '$.v' <> 'spoofed'),
-  g AS (SELECT day, host, agent_key, robots_version, path, max(agent_tokens) AS agent_tokens, count(*) AS n,
-          EXISTS (SELECT 1 FROM shapes_daily s WHERE s.day = c.day AND s.host = c.host AND s.agent_key = c.agent_key
-            AND s.robots_version = c.robots_version AND s.path = c.path) AS known
-        FROM c GROUP BY day, host, agent_key, robots_version, path),
-  r AS (SELECT g.*, row_number() OVER (PARTITION BY day, host, agent_key, known ORDER BY n DESC, robots_version, path) AS rank FROM g),
-  s AS (SELECT r.*, r.known = 1 OR coalesce(o.paths, 0) + r.rank <= ?2 AS kept
-        FROM r LEFT JOIN shapes_daily o ON o.day = r.day AND o.host = r.host AND o.agent_key = r.agent_key AND o.robots_version = '' AND o.path = '')
-  INSERT INTO shapes_daily (day, host, agent_key, robots_version, path, agent_tokens, requests, paths)
-  SELECT * FROM (
-    SELECT day, host, agent_key, robots_version, path, agent_tokens, n, 0 FROM s WHERE kept
-    UNION ALL
-    SELECT day, host, agent_key, '', '', '', sum(CASE WHEN kept THEN 0 ELSE n END), sum(kept AND known = 0)
-    FROM s GROUP BY day, host, agent_key HAVING sum(NOT kept) > 0 OR sum(kept AND known = 0) > 0
-  ) WHERE true
-  ON CONFLICT (day, host, agent_key, robots_version, path) DO UPDATE SET
-    requests = requests + excluded.requests, paths = paths + excluded.paths`
+export const UPSERT_SHAPES = `INSERT INTO shapes_daily (day, host, agent_key, robots_version, path, agent_tokens, requests, paths)
+  SELECT (value ->> '$.t' / 86400000) * 86400000, value ->> '$.h', value ->> '$.a', value ->> '$.r', value ->> '$.pa',
+    max(value ->> '$.tk'), count(*), 0
+  FROM json_each(?1) WHERE value ->> '$.q' = 1 AND value ->> '$.v' <> 'spoofed' GROUP BY 1, 2, 3, 4, 5
+  ON CONFLICT (day, host, agent_key, robots_version, path) DO UPDATE SET requests = requests + excluded.requests`
 
 /** The facts SQL classifies (a genuine claim's disallowed requests), classified. */
 const UNSETTLED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.c' IS NULL`)

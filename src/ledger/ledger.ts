@@ -22,7 +22,7 @@ import {
   UPSERT_RULES,
   UPSERT_SHAPES,
 } from './ledger-sql.ts'
-import { agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, SHAPE_CAP, summariseFetches, toEventRow, toFact, versionDaysOf, type Fact } from './rollups.ts'
+import { agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, toEventRow, toFact, versionDaysOf, type Fact } from './rollups.ts'
 import { previousAllowed } from './versions.ts'
 
 export { recordRobotsVersion, type Deployment } from './versions.ts'
@@ -38,7 +38,7 @@ const EVENTS_PER_CHUNK = 200
 
 /** Options of writeEvents. */
 export interface WriteEventsOptions {
-  /** Raw rows kept per agent, hour, host, verification and class. Default SAMPLE_BUDGET (200). */
+  /** Raw rows kept per agent, hour, host, verification and class. Default SAMPLE_BUDGET (3). */
   sampleBudget?: number
   /**
    * Where each event goes once D1 has stored it, with the class D1 gave it
@@ -107,7 +107,7 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
   const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget)) - 1
   if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
-  if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts, SHAPE_CAP))
+  if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts))
   if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(unsettledFacts))
   const groups = groupsOf(events)
   if (groups.length > 0) statements.push(db.prepare(INSERT_GROUPS).bind(JSON.stringify(groups)))

@@ -196,7 +196,7 @@ describe('describeEstimate', () => {
   it('says when the replay is exact, and when and by how much it is an estimate', () => {
     expect(describeEstimate(facts, 100, 0)).toBe('exact: every request in the range was judged again')
     expect(describeEstimate({ ...facts, beyondCap: 25 }, 1000, 0)).toBe(
-      'an estimate: 25 requests (2.5 %) were beyond 1,000 distinct paths per agent, host and day, and were not judged again, so the counts of changed requests are lower bounds',
+      'an estimate: 25 requests (2.5 %) were recorded beyond 1,000 distinct paths per agent, host and day, before the ledger kept every path, and were not judged again, so the counts of changed requests are lower bounds',
     )
     expect(describeEstimate({ ...facts, shapesSince: Date.UTC(2026, 0, 6, 12) }, 100, Date.UTC(2026, 0, 5))).toBe(
       'exact from then on: request shapes are kept from 2026-01-06 12:00 UTC on, so earlier requests are not in it',
