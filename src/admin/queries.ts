@@ -3,7 +3,9 @@
  * Whole days come from the daily counters and the range's two
  * ends from the hourly ones (src/admin/coverage.ts); every table is read
  * agent by agent, driven from `agents`, so a report reads a few rows per
- * agent, host and day, whatever the traffic. Filters are bound values.
+ * agent, host and day, whatever the traffic or the number of distinct
+ * paths (paths_daily holds PATH_CAP per agent, host, class and day), and
+ * each counter row once. Filters are bound values.
  */
 import { COUNTED_CLASSES, COUNTED_SQL, GRACE_MS, isCounted } from '../ledger/classes.ts'
 import { SAMPLE_BUDGET } from '../ledger/rollups.ts'
@@ -245,7 +247,8 @@ async function readAll(db: D1Database, filter: ReportFilter, state: ReadonlyMap<
  * verdict with its evidence, tools, spoofed and unchecked claims apart, the
  * most violated rules and paths, a timeline, and what the window covers.
  * One D1 batch, read in one transaction (the first in an isolate reads the
- * ledger's state before it).
+ * ledger's state before it), and a small second read for the grace windows
+ * when any agent has grace or newHost requests in the range.
  *
  * @example
  * const report = await getReport(env.DB, { since: Date.now() - 7 * 86_400_000, until: Date.now(), category: 'AI Crawler' })
