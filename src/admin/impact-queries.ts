@@ -7,7 +7,7 @@
 import { contentHash } from '../core/config/hash.ts'
 import { compileRobotsTxt, type RobotsMatcher } from '../core/robots/index.ts'
 import { SHAPE_CAP } from '../ledger/rollups.ts'
-import { replayImpact, type EstimateFacts, type ImpactAgentInfo, type ImpactShape, type JudgedBy, type ReplayResult } from './impact.ts'
+import { replayImpact, uniformOver, type EstimateFacts, type ImpactAgentInfo, type ImpactShape, type JudgedBy, type ReplayResult } from './impact.ts'
 
 const DAY = 86_400_000
 /**
@@ -56,16 +56,20 @@ const RANGE = `day >= ?1 AND day < ?2 AND (?3 IS NULL OR host = ?3) AND (?4 IS N
 const GROUP_OF = `CASE WHEN instr(substr(path, 2), '/') > 0 THEN substr(path, 1, instr(substr(path, 2), '/') + 1) ELSE path END`
 /**
  * A path every reading of which is the path itself (guard/readings.ts):
- * printable ASCII, no escape, backslash, `//` or dot segment.
+ * ASCII (as many bytes as characters), no escape, backslash, `//` or dot
+ * segment. Plain instr() tests: this runs on every shape row of the range.
  */
-const PLAIN = `(path NOT GLOB '*[^ -~]*' AND path NOT GLOB '*[%\\]*' AND instr(path, '//') = 0 AND instr(path, '/.') = 0)`
+const PLAIN = `(instr(path, '%') = 0 AND instr(path, char(92)) = 0 AND instr(path, '//') = 0 AND instr(path, '/.') = 0
+  AND length(CAST(path AS BLOB)) = length(path))`
 /**
  * One row per host, agent and path group over the range: its requests, its
- * distinct paths (the only one, when one), and how many of them are not
- * plain. Path '' holds requests recorded beyond the old per-day cap.
+ * rows (at least its distinct paths: a path has a row per day and version;
+ * counted without DISTINCT, which would sort every row again), whether it
+ * holds a single path (then `path`), and how many rows are not plain. Path
+ * '' holds requests recorded beyond the old per-day cap.
  */
 const GROUPS_SQL = `SELECT host, agent_key AS agentKey, g AS "group", max(agent_tokens) AS tokens, sum(requests) AS requests,
-    count(DISTINCT path) AS paths, min(path) AS path, sum(NOT plain) AS unplain
+    count(*) AS paths, min(path) AS path, min(path) = max(path) AS single, sum(NOT plain) AS unplain
   FROM (SELECT host, agent_key, agent_tokens, requests, path, ${GROUP_OF} AS g, ${PLAIN} AS plain FROM shapes_daily WHERE ${RANGE})
   GROUP BY host, agent_key, g`
 /** The paths of the groups in ?5 (JSON [host, agent, group] triples), most requested first, at most ?6. */
@@ -89,6 +93,7 @@ interface GroupRow {
   requests: number
   paths: number
   path: string
+  single: number
   unplain: number
 }
 
@@ -98,38 +103,6 @@ interface ShapeRow {
   path: string
   tokens: string
   requests: number
-}
-
-/** The literal a rule pattern starts with (before any `*` or a final `$`), and whether anything follows it. */
-function leadingLiteral(pattern: string): { literal: string; rest: boolean } {
-  const star = pattern.indexOf('*')
-  const literal = star >= 0 ? pattern.slice(0, star) : pattern.endsWith('$') ? pattern.slice(0, -1) : pattern
-  // `L*` (stars only after the literal) matches what `L` matches.
-  const rest = star >= 0 ? !/^\**$/.test(pattern.slice(star)) : pattern.endsWith('$')
-  return { literal, rest }
-}
-
-/**
- * Whether every rule of every group in `matcher` matches either all plain
- * paths that start with `prefix` or none of them: then one check of the
- * prefix gives every such path's verdict (RFC 9309 §2.2.2: rules match as
- * prefixes, the longest match wins, so the same rules match, with the same
- * lengths). A rule that reaches into the group (longer than the prefix, or
- * with a wildcard or `$` after a literal the prefix starts with) splits it;
- * so does any escape or non-ASCII octet, which the engine normalises.
- */
-export function uniformOver(matcher: RobotsMatcher, prefix: string): boolean {
-  for (const group of matcher.model.groups) {
-    for (const rule of group.rules) {
-      if (rule.pattern === '') continue
-      if (/[^ -~]|%/.test(rule.pattern)) return false
-      const { literal, rest } = leadingLiteral(rule.pattern)
-      if (prefix.startsWith(literal)) {
-        if (rest) return false
-      } else if (literal.startsWith(prefix)) return false
-    }
-  }
-  return true
 }
 
 /**
@@ -177,7 +150,7 @@ export async function getImpact(db: D1Database, filter: ImpactFilter, opts: Impa
     return candidates.get(host)!
   }
   const tokensOf = (t: string) => (t === '' ? [] : t.split(' '))
-  // Up to maxShapes distinct paths, each is judged. Beyond, a group is
+  // Up to maxShapes paths (rows: an upper bound on distinct paths), each is judged. Beyond, a group is
   // judged once, by its prefix, when it holds only plain paths that no rule
   // of either file tells apart (exact all the same); else path by path.
   const grouping = groups.reduce((n, g) => n + (g.group === '' ? 0 : g.paths), 0) > maxShapes
@@ -187,11 +160,11 @@ export async function getImpact(db: D1Database, filter: ImpactFilter, opts: Impa
   let groupCount = 0
   for (const g of groups) {
     if (g.group === '') continue
-    if (!grouping && g.paths > 1) {
+    if (!grouping && g.single !== 1) {
       split.push(g)
       continue
     }
-    if (g.paths === 1) {
+    if (g.single === 1) {
       shapes.push({ host: g.host, agentKey: g.agentKey, tokens: tokensOf(g.tokens), version: '', path: g.path, requests: g.requests })
       continue
     }

@@ -8,7 +8,7 @@
  * each counter row once. Filters are bound values.
  */
 import { COUNTED_CLASSES, COUNTED_SQL, GRACE_MS, isCounted } from '../ledger/classes.ts'
-import { SAMPLE_BUDGET } from '../ledger/rollups.ts'
+import { SAMPLE_BUDGET, VIOLATION_SAMPLE_BUDGET } from '../ledger/rollups.ts'
 import { describeCoverage, planRange, type RangePlan } from './coverage.ts'
 import { buildReport } from './report.ts'
 import type { AgentInfo, CounterRow, GraceWindowRow, GroupUse, PathRow, Report, ReportFilter, RuleCount, TimelineBin } from './types.ts'
@@ -276,6 +276,7 @@ export async function getReport(db: D1Database, filter: ReportFilter, opts: GetR
     kept: counts.reduce((n, c) => n + c.sampled, 0),
     requests: counts.reduce((n, c) => n + c.requests, 0),
     budgetPerHour: SAMPLE_BUDGET,
+    violationBudgetPerHour: VIOLATION_SAMPLE_BUDGET,
     // Counted violations beyond each day's first paths: their total less the paths listed (rows under '' are from before, and hold such requests too).
     otherPaths: Math.max(
       0,

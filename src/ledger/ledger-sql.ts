@@ -29,6 +29,12 @@ const FACTS = classified(FACT_FIELDS)
 const onKey = (t: string, g: string, time: 'hour' | 'day') =>
   `${t}.agent_key = ${g}.agent_key AND ${t}.${time} = ${g}.${time} AND ${t}.host = ${g}.host AND ${t}.verification = ${g}.verification AND ${t}.class = ${g}.cls`
 
+/**
+ * The sampling budget of a class, per agent, hour, host and verification:
+ * ?3 for counted violations (the evidence the drill-down shows), ?2 for the rest.
+ */
+const budgetOf = (cls: string) => `(CASE WHEN ${cls} IN (${COUNTED_SQL}) THEN ?3 ELSE ?2 END)`
+
 /** Agents as first seen; an existing row is only written to fill a gap. */
 export const UPSERT_AGENTS = `INSERT INTO agents (agent_key, agent_id, kind, operator, category, obeys_robots_txt, first_seen)
   SELECT value ->> '$.agent_key', value ->> '$.agent_id', value ->> '$.kind', value ->> '$.operator', value ->> '$.category',
@@ -51,7 +57,7 @@ export const TOUCH_VERSIONS = `UPDATE robots_versions SET last_used = j.d
 
 /**
  * Raw rows, sampled: within its agent, hour, host, verification and class, a
- * request is kept while fewer than ?2 have been (counts_hourly.sampled, read
+ * request is kept while fewer than its class's budget (budgetOf) have been (counts_hourly.sampled, read
  * before this batch updates it, plus its rank in the batch).
  */
 export const INSERT_RAW = `INSERT INTO events (agent_key, host, counted, time, id, class, ${EVENT_COLUMNS.filter((c) => !['agent_key', 'host', 'time'].includes(c)).join(', ')})
@@ -61,7 +67,7 @@ export const INSERT_RAW = `INSERT INTO events (agent_key, host, counted, time, i
   FROM (SELECT c.*, row_number() OVER (PARTITION BY c.agent_key, c.hour, c.host, c.verification, c.cls ORDER BY c.i) AS n
         FROM (${classified(RAW_FIELDS)}) c) s
   LEFT JOIN counts_hourly h ON ${onKey('h', 's', 'hour')}
-  WHERE coalesce(h.sampled, 0) + s.n <= ?2
+  WHERE coalesce(h.sampled, 0) + s.n <= ${budgetOf('s.cls')}
   ON CONFLICT DO NOTHING`
 
 /** Hours before this are rolled up into counts_daily and timeline_hourly (src/ledger/rollup.ts). */
@@ -79,7 +85,7 @@ export const UPSERT_LATE_DAILY = `WITH c AS (${LATE_FACTS}),
          FROM c GROUP BY agent_key, hour, host, verification, cls)
   INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, first_time, last_time)
   SELECT hg.agent_key, hg.day, hg.host, hg.verification, hg.cls, sum(hg.n), sum(hg.blocked),
-    sum(max(0, min(hg.n, ?2 - coalesce(h.sampled, 0)))), min(hg.first), max(hg.last)
+    sum(max(0, min(hg.n, ${budgetOf('hg.cls')} - coalesce(h.sampled, 0)))), min(hg.first), max(hg.last)
   FROM hg LEFT JOIN counts_hourly h ON ${onKey('h', 'hg', 'hour')}
   WHERE true GROUP BY hg.agent_key, hg.day, hg.host, hg.verification, hg.cls
   ON CONFLICT (agent_key, day, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
@@ -96,12 +102,12 @@ export const UPSERT_LATE_TIMELINE = `INSERT INTO timeline_hourly (hour, host, ca
 
 /** Returns the keys whose sampling budget is spent, so the isolate stops sending their raw rows this hour. */
 export const UPSERT_COUNTS_HOURLY = `INSERT INTO counts_hourly (agent_key, hour, host, verification, class, requests, blocked, sampled, first_time, last_time)
-  SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ?2), min(time), max(time)
+  SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ${budgetOf('cls')}), min(time), max(time)
   FROM (${FACTS}) WHERE true GROUP BY agent_key, hour, host, verification, cls
   ON CONFLICT (agent_key, hour, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
-    blocked = blocked + excluded.blocked, sampled = min(?2, sampled + excluded.sampled),
+    blocked = blocked + excluded.blocked, sampled = min(${budgetOf('class')}, sampled + excluded.sampled),
     first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)
-  RETURNING CASE WHEN sampled >= ?2 THEN agent_key || char(10) || hour || char(10) || host || char(10) || verification || char(10) || class END AS spent`
+  RETURNING CASE WHEN sampled >= ${budgetOf('class')} THEN agent_key || char(10) || hour || char(10) || host || char(10) || verification || char(10) || class END AS spent`
 
 /** The disallowed requests' facts (allowed ones and fetches are not counted per path), classified. */
 const DISALLOWED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.q' = 1 AND coalesce(value ->> '$.c', '') <> 'allowed'`)

@@ -22,7 +22,7 @@ import {
   UPSERT_RULES,
   UPSERT_SHAPES,
 } from './ledger-sql.ts'
-import { agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, toEventRow, toFact, versionDaysOf, type Fact } from './rollups.ts'
+import { agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, VIOLATION_SAMPLE_BUDGET, toEventRow, toFact, versionDaysOf, type Fact } from './rollups.ts'
 import { previousAllowed } from './versions.ts'
 
 export { recordRobotsVersion, type Deployment } from './versions.ts'
@@ -38,7 +38,11 @@ const EVENTS_PER_CHUNK = 200
 
 /** Options of writeEvents. */
 export interface WriteEventsOptions {
-  /** Raw rows kept per agent, hour, host, verification and class. Default SAMPLE_BUDGET (3). */
+  /**
+   * Raw rows kept per agent, hour, host, verification and class. Default
+   * SAMPLE_BUDGET (3), and VIOLATION_SAMPLE_BUDGET (20) for counted
+   * violations; when given, it is the budget of every class.
+   */
   sampleBudget?: number
   /**
    * Where each event goes once D1 has stored it, with the class D1 gave it
@@ -47,6 +51,13 @@ export interface WriteEventsOptions {
   analytics?: AnalyticsEngineDataset | undefined
   /** More statements committed in the same transaction as the events (the recorder's journal retirements). Default: none. */
   also?: readonly D1PreparedStatement[] | undefined
+}
+
+/** The sampling budgets bound to the SQL (?2 every class, ?3 counted violations), and their name in the isolate's memory. */
+interface Budget {
+  readonly other: number
+  readonly violations: number
+  readonly key: string
 }
 
 /** A random id, unique per agent, host and millisecond (the raw table's key): 52 bits. */
@@ -63,7 +74,7 @@ function randomId(): number {
 const spent = new Set<string>()
 const MAX_SPENT = 20_000
 
-function noteSpent(keys: readonly (string | null)[], budget: number): void {
+function noteSpent(keys: readonly (string | null)[], budget: string): void {
   for (const key of keys) {
     if (key === null) continue
     if (spent.size >= MAX_SPENT) spent.clear()
@@ -71,10 +82,10 @@ function noteSpent(keys: readonly (string | null)[], budget: number): void {
   }
 }
 
-const spentKey = (e: JudgedRequest, cls: string, budget: number) => `${budget}\n${agentKey(e.agent)}\n${hourOf(e.time)}\n${e.host}\n${e.verification}\n${cls}`
+const spentKey = (e: JudgedRequest, cls: string, budget: string) => `${budget}\n${agentKey(e.agent)}\n${hourOf(e.time)}\n${e.host}\n${e.verification}\n${cls}`
 
 /** The statements for one chunk, and its facts (bound again to read back the classes SQL decided). */
-function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budget: number): { statements: D1PreparedStatement[]; facts: string; hourly: number } {
+function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budget: Budget): { statements: D1PreparedStatement[]; facts: string; hourly: number } {
   const raws: unknown[][] = []
   const factRows: Fact[] = []
   let unsettled = false
@@ -93,7 +104,7 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
     const fact = base.c === null ? toFact(e, previousAllowed(e)) : base
     unsettled ||= fact.c === null
     factRows.push(fact)
-    if (fact.c !== null && spent.has(spentKey(e, fact.c, budget))) continue
+    if (fact.c !== null && spent.has(spentKey(e, fact.c, budget.key))) continue
     const row: Record<string, unknown> = { ...toEventRow(e), id: randomId(), known: fact.c, prev_allowed: fact.p }
     raws.push(RAW_ORDER.map((c) => row[c]))
   }
@@ -102,10 +113,10 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   const disallowedFacts = disallowed ? JSON.stringify(factRows.filter((f) => f.q === 1 && f.c !== 'allowed')) : '[]'
   const unsettledFacts = unsettled ? JSON.stringify(factRows.filter((f) => f.c === null)) : '[]'
   const statements = [db.prepare(TOUCH_VERSIONS).bind(JSON.stringify(versionDaysOf(events)))]
-  if (raws.length > 0) statements.push(db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget))
+  if (raws.length > 0) statements.push(db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget.other, budget.violations))
   // Late requests first: their daily share of samples is read from counts_hourly as it was.
-  if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
-  const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget)) - 1
+  if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget.other, budget.violations), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
+  const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget.other, budget.violations)) - 1
   if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
   if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts))
   if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(unsettledFacts))
@@ -129,7 +140,10 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
  */
 export async function writeEvents(db: D1Database, events: readonly JudgedRequest[], opts: WriteEventsOptions = {}): Promise<number> {
   if (events.length === 0) return 0
-  const budget = Math.max(0, Math.trunc(opts.sampleBudget ?? SAMPLE_BUDGET))
+  const given = opts.sampleBudget === undefined ? undefined : Math.max(0, Math.trunc(opts.sampleBudget))
+  const other = given ?? SAMPLE_BUDGET
+  const violations = given ?? VIOLATION_SAMPLE_BUDGET
+  const budget: Budget = { other, violations, key: `${other}/${violations}` }
   // Fetches first: a fetch counts from the moment it was recorded, for the
   // requests of this very batch too.
   const statements: D1PreparedStatement[] = [db.prepare(UPSERT_AGENTS).bind(JSON.stringify(agentsOf(events)))]
@@ -149,7 +163,7 @@ export async function writeEvents(db: D1Database, events: readonly JudgedRequest
   for (const k of hourly)
     noteSpent(
       ((results[k]?.results ?? []) as { spent: string | null }[]).map((r) => r.spent),
-      budget,
+      budget.key,
     )
   if (opts.analytics) {
     const decided = results.slice(statements.length, statements.length + classQueries.length).map((r) => new Map((r.results as { i: number; cls: RequestClass }[]).map((row) => [row.i, row.cls])))

@@ -22,6 +22,11 @@ const MAX_USER_AGENT = 512
  */
 export const SAMPLE_BUDGET = 3
 /**
+ * The same for counted violations (afterFetch, staleCopy, neverFetched): the
+ * requests the drill-down is opened for, so up to 20 an hour are kept.
+ */
+export const VIOLATION_SAMPLE_BUDGET = 20
+/**
  * Distinct paths of disallowed requests with a row of their own in
  * paths_daily, per day, host, agent, verification and class; further paths
  * are added up under path ''. The report reads these rows for each agent's

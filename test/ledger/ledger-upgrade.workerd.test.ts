@@ -39,11 +39,11 @@ describe('the upgrade to issue 18', () => {
     const rowsBefore = (await db.prepare('SELECT count(*) AS n FROM events').first<{ n: number }>())?.n
     expect(rowsBefore).toBe(12)
 
-    // After: more requests of the same hour, through today's write path (3 raw rows an hour at most).
+    // After: one more request of the same hour, through today's write path (20 raw rows of counted violations an hour at most).
     await writeEvents(db, [judged({ agent: gptbot, time: T0 + 30 * MINUTE, path: '/admin/0', allowed: false, robotsVersion: V })])
-    // The raw rows already there stay: the budget only stops new ones.
-    expect((await db.prepare('SELECT count(*) AS n FROM events').first<{ n: number }>())?.n).toBe(12)
-    expect(await getAgentRequests(db, 'gptbot', { limit: 100 })).toHaveLength(12)
+    // The raw rows already there stay (the budget only stops new ones), and the new one is kept beside them.
+    expect((await db.prepare('SELECT count(*) AS n FROM events').first<{ n: number }>())?.n).toBe(13)
+    expect(await getAgentRequests(db, 'gptbot', { limit: 100 })).toHaveLength(13)
     // The old "other" rows are kept as they were.
     expect(await db.prepare("SELECT requests, paths FROM paths_daily WHERE path = ''").first()).toEqual({ requests: 5, paths: 100 })
     expect(await db.prepare("SELECT requests, paths FROM shapes_daily WHERE path = ''").first()).toEqual({ requests: 7, paths: 1000 })
