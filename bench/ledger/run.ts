@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { Miniflare } from 'miniflare'
 import { createWorkload, SPAN, START } from './workload.ts'
+import { createVariedWorkload } from './varied.ts'
 import { migrationStatements } from '../../dev/miniflare.ts'
 
 /** The replay's candidate: the week's robots.txt with /articles/ disallowed for everyone. */
@@ -34,7 +35,7 @@ export async function buildBench(work: string, ref: string | null): Promise<Benc
     // The baseline's src/ must have the current layout (src/ledger, src/admin): the bench Worker imports by those paths.
     const archive = execFileSync('git', ['archive', ref, 'src', 'migrations'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })
     execFileSync('tar', ['-x', '-C', root], { input: archive })
-    for (const file of ['worker.ts', 'workload.ts']) copyFileSync(join(ROOT, 'bench', 'ledger', file), join(root, 'bench', 'ledger', file))
+    for (const file of ['worker.ts', 'workload.ts', 'varied.ts']) copyFileSync(join(ROOT, 'bench', 'ledger', file), join(root, 'bench', 'ledger', file))
     copyFileSync(join(ROOT, 'dev', 'harness.ts'), join(root, 'dev', 'harness.ts'))
   }
   const script = join(work, `worker-${ref ?? 'current'}.js`)
@@ -72,7 +73,9 @@ export interface SizeResult {
   /** The cron's roll-up and pruning after the week was written. */
   cron: Timed
   /** POST /_robots/api/impact over the week: a candidate disallowing /articles/ for everyone (null for the baseline, which has no replay). */
-  replay: (Timed & { shapes: number; lost: number }) | null
+  replay: (Timed & { shapes: number; lost: number; requests: number; replayed: number; exact: boolean }) | null
+  /** Distinct violating (agent, path) pairs in the stream (the varied workload's). */
+  pairs: number | null
   coverage: string
   checks: { key: string; seeded: number; counted: number; verdict: string; expected: string; verdictOk: boolean }[]
 }
@@ -85,7 +88,7 @@ interface AgentJson {
   evidence: { violations: { counted: number } }
 }
 
-export async function runSize(bench: Bench, total: number, batch: number, dir: string, opts: { baseline: boolean }): Promise<SizeResult> {
+export async function runSize(bench: Bench, total: number, batch: number, dir: string, opts: { baseline: boolean; varied?: boolean }): Promise<SizeResult> {
   const mf = new Miniflare({
     // Module names are paths relative to this root; the bundle lives outside the project.
     modules: true,
@@ -111,13 +114,13 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
       const body = JSON.parse(text) as Record<string, unknown>
       return { body, ms, rowsRead: Number(res.headers.get('x-rows-read') ?? body.rowsRead ?? 0) }
     }
-    await call(`/setup?total=${total}`)
+    await call(`/setup?total=${total}${opts.varied ? '&shape=varied' : ''}`)
     let written = 0
     let rowsWritten = 0
     let writeRowsRead = 0
     let size = 0
     let writeMs = 0
-    process.stdout.write(`${opts.baseline ? 'first version' : 'robots-edge'}, ${total.toLocaleString('en-US')} events: writing`)
+    process.stdout.write(`${opts.baseline ? 'first version' : 'robots-edge'}, ${opts.varied ? 'varied' : 'today'}, ${total.toLocaleString('en-US')} events: writing`)
     while (written < total) {
       const { body, ms } = await call(`/seed?count=${Math.min(25_000, total - written)}&batch=${batch}`)
       written += Number(body.written)
@@ -129,6 +132,7 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
       if (Number(body.written) === 0) break
     }
     process.stdout.write(` ${(writeMs / 1000).toFixed(0)} s; reading\n`)
+    if (process.env.BENCH_BREAKDOWN) console.log('write breakdown', JSON.stringify((await call('/breakdown')).body, null, 1))
     const timed = async (path: string, runs = 3, body?: object): Promise<Timed & { body: Record<string, unknown> }> => {
       const results = []
       for (let i = 0; i < runs; i++) results.push(await call(path, body))
@@ -137,14 +141,17 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
     const end = START + SPAN
     // The cron runs hourly in production: its roll-up and pruning come before the dashboard is opened.
     const cron = await call(`/cron?now=${end}`)
+    if (process.env.BENCH_BREAKDOWN) await call('/breakdown')
     const week = await timed(`/_robots/api/report?since=${START}&until=${end}`)
+    if (process.env.BENCH_BREAKDOWN) console.log('report breakdown', JSON.stringify((await call('/breakdown')).body, null, 1))
     const day = await timed(`/_robots/api/report?since=${end - DAY}&until=${end}`)
-    const drill = await timed('/_robots/api/agents/googlebot/requests?limit=50')
-    const other = await timed('/_robots/api/agents/facebookexternalhit/requests?limit=50&host=b.example')
+    const drill = await timed(`/_robots/api/agents/${opts.varied ? 'ignorer-0' : 'googlebot'}/requests?limit=50`)
+    const other = await timed(`/_robots/api/agents/${opts.varied ? 'stale-0' : 'facebookexternalhit'}/requests?limit=50&host=b.example`)
     const impact = opts.baseline ? null : await timed(`/_robots/api/impact?since=${START}&until=${end}`, 3, { robotsTxt: CANDIDATE })
-    const summary = impact?.body.summary as { shapes: number; lost: number } | undefined
+    const summary = impact?.body.summary as { shapes: number; lost: number; requests: number; replayed: number } | undefined
+    const estimate = impact?.body.estimate as { exact?: boolean } | undefined
 
-    const workload = createWorkload(total)
+    const workload = opts.varied ? createVariedWorkload(total) : createWorkload(total)
     while (workload.remaining > 0) workload.take(50_000)
     const report = week.body as { agents: AgentJson[]; tools?: AgentJson[]; coverage?: { summary: string } }
     const listed = new Map<string, AgentJson>()
@@ -168,7 +175,11 @@ export async function runSize(bench: Bench, total: number, batch: number, dir: s
       drill,
       drillOtherHost: other,
       cron: { ms: cron.ms, rowsRead: Number(cron.body.rowsRead) },
-      replay: impact && summary ? { ms: impact.ms, rowsRead: impact.rowsRead, shapes: summary.shapes, lost: summary.lost } : null,
+      replay:
+        impact && summary
+          ? { ms: impact.ms, rowsRead: impact.rowsRead, shapes: summary.shapes, lost: summary.lost, requests: summary.requests, replayed: summary.replayed, exact: estimate?.exact === true }
+          : null,
+      pairs: 'pairs' in workload ? (workload as { pairs: number }).pairs : null,
       coverage: report.coverage?.summary ?? '(not stated)',
       checks,
     }

@@ -10,6 +10,7 @@ import { reportRoutes } from '../../src/admin/routes.ts'
 // A namespace import: the first version (the baseline) has no rollUpLedger.
 import * as ledger from '../../src/ledger/ledger.ts'
 import { createWorkload, VERSIONS, type Workload } from './workload.ts'
+import { createVariedWorkload, VARIED_VERSIONS } from './varied.ts'
 
 interface Meter {
   rowsRead: number
@@ -22,9 +23,19 @@ type Meta = { rows_read?: number; rows_written?: number; size_after?: number }
 /** `db` with every result's meta added to `meter`. */
 function metered(db: D1Database, meter: Meter): D1Database {
   const real = new WeakMap<object, D1PreparedStatement>()
-  const note = <T>(result: T): T => {
+  const sqlOf = new WeakMap<object, string>()
+  const note = <T>(result: T, sql?: string): T => {
     const meta = (result as { meta?: Meta } | null)?.meta
     if (meta) {
+      if (sql !== undefined) {
+        // Per statement: which table a write or a read goes to (GET /breakdown).
+        const key = sql.replace(/\s+/g, ' ').slice(0, 70)
+        const b = breakdown.get(key) ?? { read: 0, written: 0, calls: 0 }
+        b.read += meta.rows_read ?? 0
+        b.written += meta.rows_written ?? 0
+        b.calls++
+        breakdown.set(key, b)
+      }
       meter.queries++
       meter.rowsRead += meta.rows_read ?? 0
       meter.rowsWritten += meta.rows_written ?? 0
@@ -32,25 +43,26 @@ function metered(db: D1Database, meter: Meter): D1Database {
     }
     return result
   }
-  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+  const wrap = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
     const wrapped = {
-      bind: (...values: unknown[]) => wrap(statement.bind(...values)),
-      all: async () => note(await statement.all()),
-      run: async () => note(await statement.run()),
+      bind: (...values: unknown[]) => wrap(statement.bind(...values), sql),
+      all: async () => note(await statement.all(), sql),
+      run: async () => note(await statement.run(), sql),
       raw: (options?: { columnNames?: boolean }) => statement.raw(options as never),
       first: async (column?: string) => {
         // first() has no meta: read through all() so the rows it reads are counted.
-        const result = note(await statement.all<Record<string, unknown>>())
+        const result = note(await statement.all<Record<string, unknown>>(), sql)
         const row = result.results[0] ?? null
         return column === undefined ? row : (row?.[column] ?? null)
       },
     } as unknown as D1PreparedStatement
     real.set(wrapped, statement)
+    sqlOf.set(wrapped, sql)
     return wrapped
   }
   return {
-    prepare: (sql: string) => wrap(db.prepare(sql)),
-    batch: async (statements: D1PreparedStatement[]) => (await db.batch(statements.map((s) => real.get(s) ?? s))).map(note),
+    prepare: (sql: string) => wrap(db.prepare(sql), sql),
+    batch: async (statements: D1PreparedStatement[]) => (await db.batch(statements.map((s) => real.get(s) ?? s))).map((r, i) => note(r, sqlOf.get(statements[i]!))),
     exec: (sql: string) => db.exec(sql),
     dump: () => db.dump(),
     withSession: () => db.withSession(),
@@ -58,6 +70,7 @@ function metered(db: D1Database, meter: Meter): D1Database {
 }
 
 let workload: Workload | undefined
+const breakdown = new Map<string, { read: number; written: number; calls: number }>()
 const TOKEN = 'bench-token'
 const app = new Hono<{ Bindings: Env }>()
 reportRoutes(app as never, { token: () => TOKEN })
@@ -69,10 +82,17 @@ export default {
     const db = metered(env.DB, meter)
     const started = Date.now()
     const answer = (body: object) => Response.json({ ...body, ...meter, ms: Date.now() - started })
+    if (url.pathname === '/breakdown') {
+      const out = [...breakdown].sort((a, b) => b[1].written + b[1].read - a[1].written - a[1].read)
+      breakdown.clear()
+      return Response.json(out)
+    }
     if (url.pathname === '/setup') {
-      workload = createWorkload(Number(url.searchParams.get('total')))
-      for (const v of VERSIONS) await ledger.recordRobotsVersion(db, v)
-      return answer({ versions: VERSIONS.length })
+      const varied = url.searchParams.get('shape') === 'varied'
+      workload = varied ? createVariedWorkload(Number(url.searchParams.get('total'))) : createWorkload(Number(url.searchParams.get('total')))
+      const versions = varied ? VARIED_VERSIONS : VERSIONS
+      for (const v of versions) await ledger.recordRobotsVersion(db, v)
+      return answer({ versions: versions.length })
     }
     if (url.pathname === '/seed') {
       if (!workload) return new Response('call /setup first', { status: 409 })

@@ -106,6 +106,8 @@ export interface CoverageFacts {
   readonly kept: number
   readonly requests: number
   readonly budgetPerHour: number
+  /** The budget of counted violations, when it differs. Default: the same. */
+  readonly violationBudgetPerHour?: number
   /** Violations counted under path '' (beyond the per-day cap). */
   readonly otherPaths: number
 }
@@ -133,7 +135,8 @@ export function describeCoverage(filter: Pick<ReportFilter, 'since' | 'until'>, 
           requests: facts.requests,
           budgetPerHour: facts.budgetPerHour,
         }
-  const sampled = facts.kept < facts.requests ? `, at most ${facts.budgetPerHour} per agent, class and hour` : ''
+  const sampled =
+    facts.kept < facts.requests ? `, at most ${facts.budgetPerHour} per agent, class and hour${facts.violationBudgetPerHour ? ` (${facts.violationBudgetPerHour} of counted violations)` : ''}` : ''
   const samplesText =
     samples === null
       ? 'no request samples are kept for this range'

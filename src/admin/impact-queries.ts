@@ -7,10 +7,14 @@
 import { contentHash } from '../core/config/hash.ts'
 import { compileRobotsTxt, type RobotsMatcher } from '../core/robots/index.ts'
 import { SHAPE_CAP } from '../ledger/rollups.ts'
-import { replayImpact, type EstimateFacts, type ImpactAgentInfo, type ImpactShape, type JudgedBy, type ReplayResult } from './impact.ts'
+import { replayImpact, uniformOver, type EstimateFacts, type ImpactAgentInfo, type ImpactShape, type JudgedBy, type ReplayResult } from './impact.ts'
 
 const DAY = 86_400_000
-/** Distinct shapes one replay reads, most requested first; the rest are counted as not replayed. */
+/**
+ * Distinct paths one replay judges one by one, most requested first. Beyond
+ * it, paths are judged per group (`/articles/*`) where no rule tells the
+ * group's paths apart; what is left beyond it is counted as not replayed.
+ */
 export const MAX_SHAPES = 50_000
 
 export interface ImpactFilter {
@@ -25,7 +29,7 @@ export interface ImpactOptions {
   readonly candidates: ReadonlyMap<string, string>
   readonly exempt: ReadonlySet<string>
   readonly protect: ReadonlySet<string>
-  /** Distinct shapes read at most. Default MAX_SHAPES. */
+  /** Distinct paths judged one by one at most (beyond: per path group). Default MAX_SHAPES. */
   readonly maxShapes?: number
 }
 
@@ -45,10 +49,34 @@ export interface ImpactReport extends ReplayResult {
 }
 
 const RANGE = `day >= ?1 AND day < ?2 AND (?3 IS NULL OR host = ?3) AND (?4 IS NULL OR agent_key = ?4)`
-const TOTALS_SQL = `SELECT host, agent_key AS agentKey, sum(requests) AS requests, sum(CASE WHEN path = '' THEN requests ELSE 0 END) AS other
-  FROM shapes_daily WHERE ${RANGE} GROUP BY host, agent_key`
-const SHAPES_SQL = `SELECT host, agent_key AS agentKey, robots_version AS version, path, max(agent_tokens) AS tokens, sum(requests) AS requests
-  FROM shapes_daily WHERE ${RANGE} AND path <> '' GROUP BY host, agent_key, robots_version, path ORDER BY requests DESC LIMIT ?5`
+/**
+ * A path's group: its first segment with both slashes (`/articles/` for
+ * `/articles/1`), else the whole path. Always a prefix of every path in it.
+ */
+const GROUP_OF = `CASE WHEN instr(substr(path, 2), '/') > 0 THEN substr(path, 1, instr(substr(path, 2), '/') + 1) ELSE path END`
+/**
+ * A path every reading of which is the path itself (guard/readings.ts):
+ * ASCII (as many bytes as characters), no escape, backslash, `//` or dot
+ * segment. Plain instr() tests: this runs on every shape row of the range.
+ */
+const PLAIN = `(instr(path, '%') = 0 AND instr(path, char(92)) = 0 AND instr(path, '//') = 0 AND instr(path, '/.') = 0
+  AND length(CAST(path AS BLOB)) = length(path))`
+/**
+ * One row per host, agent and path group over the range: its requests, its
+ * rows (at least its distinct paths: a path has a row per day and version;
+ * counted without DISTINCT, which would sort every row again), whether it
+ * holds a single path (then `path`), and how many rows are not plain. Path
+ * '' holds requests recorded beyond the old per-day cap.
+ */
+const GROUPS_SQL = `SELECT host, agent_key AS agentKey, g AS "group", max(agent_tokens) AS tokens, sum(requests) AS requests,
+    count(*) AS paths, min(path) AS path, min(path) = max(path) AS single, sum(NOT plain) AS unplain
+  FROM (SELECT host, agent_key, agent_tokens, requests, path, ${GROUP_OF} AS g, ${PLAIN} AS plain FROM shapes_daily WHERE ${RANGE})
+  GROUP BY host, agent_key, g`
+/** The paths of the groups in ?5 (JSON [host, agent, group] triples), most requested first, at most ?6. */
+const PATHS_SQL = `SELECT host, agent_key AS agentKey, path, max(agent_tokens) AS tokens, sum(requests) AS requests
+  FROM shapes_daily WHERE ${RANGE} AND path <> ''
+    AND (host, agent_key, ${GROUP_OF}) IN (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?5))
+  GROUP BY host, agent_key, path ORDER BY requests DESC LIMIT ?6`
 const STATE_SQL = `SELECT value FROM ledger_state WHERE name = 'shapes_since'`
 /** ?1: the hosts, as JSON. The version served now: the one an isolate recorded last. */
 const CURRENT_SQL = `SELECT host, hash, text FROM (SELECT host, hash, text,
@@ -57,10 +85,21 @@ const CURRENT_SQL = `SELECT host, hash, text FROM (SELECT host, hash, text,
 
 const AGENTS_SQL = `SELECT agent_key AS agentKey, agent_id AS agentId, kind, operator, category FROM agents WHERE agent_key IN (SELECT value FROM json_each(?1))`
 
+interface GroupRow {
+  host: string
+  agentKey: string
+  group: string
+  tokens: string
+  requests: number
+  paths: number
+  path: string
+  single: number
+  unplain: number
+}
+
 interface ShapeRow {
   host: string
   agentKey: string
-  version: string
   path: string
   tokens: string
   requests: number
@@ -79,11 +118,20 @@ export async function getImpact(db: D1Database, filter: ImpactFilter, opts: Impa
   const days = { since: Math.floor(filter.since / DAY) * DAY, until: Math.max(Math.ceil(filter.until / DAY) * DAY, Math.floor(filter.since / DAY) * DAY + DAY) }
   const f = [days.since, days.until, filter.host?.toLowerCase() ?? null, filter.agent?.toLowerCase() ?? null]
   const maxShapes = Math.max(1, Math.trunc(opts.maxShapes ?? MAX_SHAPES))
-  const first = await db.batch([db.prepare(TOTALS_SQL).bind(...f), db.prepare(SHAPES_SQL).bind(...f, maxShapes), db.prepare(STATE_SQL)])
-  const [totals, rows, state] = first.map((r) => r.results) as [{ host: string; agentKey: string; requests: number; other: number }[], ShapeRow[], { value: number }[]]
+  const first = await db.batch([db.prepare(GROUPS_SQL).bind(...f), db.prepare(STATE_SQL)])
+  const [groups, state] = first.map((r) => r.results) as [GroupRow[], { value: number }[]]
+  const totalsBy = new Map<string, { host: string; agentKey: string; requests: number; other: number }>()
+  for (const g of groups) {
+    const key = `${g.host}\n${g.agentKey}`
+    const t = totalsBy.get(key) ?? { host: g.host, agentKey: g.agentKey, requests: 0, other: 0 }
+    t.requests += g.requests
+    if (g.group === '') t.other += g.requests
+    totalsBy.set(key, t)
+  }
+  const totals = [...totalsBy.values()]
   const hosts = [...new Set(totals.map((t) => t.host))].sort()
   const second = await db.batch([db.prepare(CURRENT_SQL).bind(JSON.stringify(hosts)), db.prepare(AGENTS_SQL).bind(JSON.stringify([...new Set(totals.map((t) => t.agentKey))]))])
-  const rowsRead = [...first, ...second].reduce((n, r) => n + (r.meta.rows_read ?? 0), 0)
+  let rowsRead = [...first, ...second].reduce((n, r) => n + (r.meta.rows_read ?? 0), 0)
   const [current, agentRows] = second.map((r) => r.results) as [{ host: string; hash: string; text: string }[], ({ agentKey: string } & ImpactAgentInfo)[]]
 
   const compiled = new Map<string, RobotsMatcher>()
@@ -101,7 +149,44 @@ export async function getImpact(db: D1Database, filter: ImpactFilter, opts: Impa
     }
     return candidates.get(host)!
   }
-  const shapes: ImpactShape[] = rows.map((r) => ({ ...r, tokens: r.tokens === '' ? [] : r.tokens.split(' ') }))
+  const tokensOf = (t: string) => (t === '' ? [] : t.split(' '))
+  // Up to maxShapes paths (rows: an upper bound on distinct paths), each is judged. Beyond, a group is
+  // judged once, by its prefix, when it holds only plain paths that no rule
+  // of either file tells apart (exact all the same); else path by path.
+  const grouping = groups.reduce((n, g) => n + (g.group === '' ? 0 : g.paths), 0) > maxShapes
+  const shapes: ImpactShape[] = []
+  const split: GroupRow[] = []
+  let grouped = 0
+  let groupCount = 0
+  for (const g of groups) {
+    if (g.group === '') continue
+    if (!grouping && g.single !== 1) {
+      split.push(g)
+      continue
+    }
+    if (g.single === 1) {
+      shapes.push({ host: g.host, agentKey: g.agentKey, tokens: tokensOf(g.tokens), version: '', path: g.path, requests: g.requests })
+      continue
+    }
+    const was = served.get(g.host)
+    const will = candidate(g.host)
+    if (g.unplain === 0 && (!was || uniformOver(was.matcher, g.group)) && (!will || uniformOver(will.matcher, g.group))) {
+      // Shown as `/articles/*`: any path of the group, judged the same as its prefix.
+      shapes.push({ host: g.host, agentKey: g.agentKey, tokens: tokensOf(g.tokens), version: '', path: `${g.group}*`, requests: g.requests })
+      grouped += g.requests
+      groupCount++
+    } else split.push(g)
+  }
+  let beyondRead = 0
+  if (split.length > 0) {
+    const read = await db
+      .prepare(PATHS_SQL)
+      .bind(...f, JSON.stringify(split.map((g) => [g.host, g.agentKey, g.group])), maxShapes)
+      .all<ShapeRow>()
+    rowsRead += read.meta.rows_read ?? 0
+    for (const r of read.results) shapes.push({ ...r, tokens: tokensOf(r.tokens), version: '' })
+    beyondRead = split.reduce((n, g) => n + g.requests, 0) - read.results.reduce((n, r) => n + r.requests, 0)
+  }
   const result = replayImpact({
     shapes,
     totals,
@@ -111,11 +196,9 @@ export async function getImpact(db: D1Database, filter: ImpactFilter, opts: Impa
     exempt: opts.exempt,
     protect: opts.protect,
   })
-  const requests = totals.reduce((n, t) => n + t.requests, 0)
   const beyondCap = totals.reduce((n, t) => n + t.other, 0)
-  const beyondRead = requests - beyondCap - rows.reduce((n, r) => n + r.requests, 0)
   const shapesSince = state[0]?.value ?? 0
-  const facts = { beyondCap, shapeCap: SHAPE_CAP, beyondRead, maxShapes, shapesSince }
+  const facts = { beyondCap, shapeCap: SHAPE_CAP, beyondRead, maxShapes, shapesSince, grouped, groups: groupCount }
   return {
     filter,
     days,

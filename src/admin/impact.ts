@@ -257,7 +257,7 @@ function worstFirst(a: AgentImpact, b: AgentImpact): number {
 
 /** What a replay could not judge again, and why. */
 export interface EstimateFacts {
-  /** Requests beyond SHAPE_CAP distinct paths per agent, host and day (not replayed). */
+  /** Requests recorded beyond SHAPE_CAP distinct paths per agent, host and day before issue 18's upgrade (not replayed). */
   readonly beyondCap: number
   readonly shapeCap: number
   /** Requests whose shapes were beyond the most one replay reads (not replayed). */
@@ -265,4 +265,42 @@ export interface EstimateFacts {
   readonly maxShapes: number
   /** Shapes are kept from this time on (ms; 0: since the ledger began). */
   readonly shapesSince: number
+  /**
+   * Requests judged exactly per path group (`/articles/*`): groups whose
+   * paths no rule of either file tells apart, judged once each (`groups`).
+   */
+  readonly grouped?: number
+  readonly groups?: number
+}
+
+/** The literal a rule pattern starts with (before any `*` or a final `$`), and whether anything follows it. */
+function leadingLiteral(pattern: string): { literal: string; rest: boolean } {
+  const star = pattern.indexOf('*')
+  const literal = star >= 0 ? pattern.slice(0, star) : pattern.endsWith('$') ? pattern.slice(0, -1) : pattern
+  // `L*` (stars only after the literal) matches what `L` matches.
+  const rest = star >= 0 ? !/^\**$/.test(pattern.slice(star)) : pattern.endsWith('$')
+  return { literal, rest }
+}
+
+/**
+ * Whether every rule of every group in `matcher` matches either all plain
+ * paths that start with `prefix` or none of them: then one check of the
+ * prefix gives every such path's verdict (RFC 9309 §2.2.2: rules match as
+ * prefixes, the longest match wins, so the same rules match, with the same
+ * lengths). A rule that reaches into the group (longer than the prefix, or
+ * with a wildcard or `$` after a literal the prefix starts with) splits it;
+ * so does any escape or non-ASCII octet, which the engine normalises.
+ */
+export function uniformOver(matcher: RobotsMatcher, prefix: string): boolean {
+  for (const group of matcher.model.groups) {
+    for (const rule of group.rules) {
+      if (rule.pattern === '') continue
+      if (/[^ -~]|%/.test(rule.pattern)) return false
+      const { literal, rest } = leadingLiteral(rule.pattern)
+      if (prefix.startsWith(literal)) {
+        if (rest) return false
+      } else if (literal.startsWith(prefix)) return false
+    }
+  }
+  return true
 }

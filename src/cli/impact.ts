@@ -47,10 +47,12 @@ const percent = (part: number, whole: number) => `${((part / Math.max(1, whole))
 /** What the replay covers, in one sentence. */
 export function describeEstimate(e: EstimateFacts, requests: number, daysSince: number): string {
   const parts: string[] = []
-  if (e.beyondCap > 0) parts.push(`${num(e.beyondCap)} requests (${percent(e.beyondCap, requests)}) were beyond ${num(e.shapeCap)} distinct paths per agent, host and day`)
+  if (e.beyondCap > 0)
+    parts.push(`${num(e.beyondCap)} requests (${percent(e.beyondCap, requests)}) were recorded beyond ${num(e.shapeCap)} distinct paths per agent, host and day, before the ledger kept every path`)
   if (e.beyondRead > 0) parts.push(`${num(e.beyondRead)} requests (${percent(e.beyondRead, requests)}) were in the least requested shapes, beyond the ${num(e.maxShapes)} one replay reads`)
   const late = e.shapesSince > daysSince ? `request shapes are kept from ${new Date(e.shapesSince).toISOString().slice(0, 16).replace('T', ' ')} UTC on, so earlier requests are not in it` : ''
-  if (parts.length === 0) return late === '' ? 'exact: every request in the range was judged again' : `exact from then on: ${late}`
+  const groups = (e.groups ?? 0) > 0 ? ` (${num(e.grouped ?? 0)} of them once per path group such as /articles/*, whose paths no rule of either file tells apart: ${num(e.groups ?? 0)} groups)` : ''
+  if (parts.length === 0) return late === '' ? `exact: every request in the range was judged again${groups}` : `exact from then on${groups}: ${late}`
   return `an estimate: ${parts.join('; ')}, and were not judged again, so the counts of changed requests are lower bounds${late ? `; ${late}` : ''}`
 }
 

@@ -30,6 +30,12 @@ const FACTS = classified(FACT_FIELDS)
 const onKey = (t: string, g: string, time: 'hour' | 'day') =>
   `${t}.agent_key = ${g}.agent_key AND ${t}.${time} = ${g}.${time} AND ${t}.host = ${g}.host AND ${t}.verification = ${g}.verification AND ${t}.class = ${g}.cls`
 
+/**
+ * The sampling budget of a class, per agent, hour, host and verification:
+ * ?3 for counted violations (the evidence the drill-down shows), ?2 for the rest.
+ */
+const budgetOf = (cls: string) => `(CASE WHEN ${cls} IN (${COUNTED_SQL}) THEN ?3 ELSE ?2 END)`
+
 /** Agents as first seen; an existing row is only written to fill a gap. */
 export const UPSERT_AGENTS = `INSERT INTO agents (agent_key, agent_id, kind, operator, category, obeys_robots_txt, first_seen)
   SELECT value ->> '$.agent_key', value ->> '$.agent_id', value ->> '$.kind', value ->> '$.operator', value ->> '$.category',
@@ -52,7 +58,7 @@ export const TOUCH_VERSIONS = `UPDATE robots_versions SET last_used = j.d
 
 /**
  * Raw rows, sampled: within its agent, hour, host, verification and class, a
- * request is kept while fewer than ?2 have been (counts_hourly.sampled, read
+ * request is kept while fewer than its class's budget (budgetOf) have been (counts_hourly.sampled, read
  * before this batch updates it, plus its rank in the batch).
  */
 export const INSERT_RAW = `INSERT INTO events (agent_key, host, counted, time, id, class, ${EVENT_COLUMNS.filter((c) => !['agent_key', 'host', 'time'].includes(c)).join(', ')})
@@ -62,7 +68,7 @@ export const INSERT_RAW = `INSERT INTO events (agent_key, host, counted, time, i
   FROM (SELECT c.*, row_number() OVER (PARTITION BY c.agent_key, c.hour, c.host, c.verification, c.cls ORDER BY c.i) AS n
         FROM (${classified(RAW_FIELDS)}) c) s
   LEFT JOIN counts_hourly h ON ${onKey('h', 's', 'hour')}
-  WHERE coalesce(h.sampled, 0) + s.n <= ?2
+  WHERE coalesce(h.sampled, 0) + s.n <= ${budgetOf('s.cls')}
   ON CONFLICT DO NOTHING`
 
 /** Hours before this are rolled up into counts_daily and timeline_hourly (src/ledger/rollup.ts). */
@@ -81,7 +87,7 @@ export const UPSERT_LATE_DAILY = `WITH c AS (${LATE_FACTS}),
          FROM c GROUP BY agent_key, hour, host, verification, cls)
   INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, first_time, last_time, bytes, pages)
   SELECT hg.agent_key, hg.day, hg.host, hg.verification, hg.cls, sum(hg.n), sum(hg.blocked),
-    sum(max(0, min(hg.n, ?2 - coalesce(h.sampled, 0)))), min(hg.first), max(hg.last), sum(hg.bytes), sum(hg.pages)
+    sum(max(0, min(hg.n, ${budgetOf('hg.cls')} - coalesce(h.sampled, 0)))), min(hg.first), max(hg.last), sum(hg.bytes), sum(hg.pages)
   FROM hg LEFT JOIN counts_hourly h ON ${onKey('h', 'hg', 'hour')}
   WHERE true GROUP BY hg.agent_key, hg.day, hg.host, hg.verification, hg.cls
   ON CONFLICT (agent_key, day, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
@@ -110,12 +116,12 @@ export const UPSERT_MINUTES = `INSERT INTO timeline_minutes (minute, host, categ
 
 /** Returns the keys whose sampling budget is spent, so the isolate stops sending their raw rows this hour. */
 export const UPSERT_COUNTS_HOURLY = `INSERT INTO counts_hourly (agent_key, hour, host, verification, class, requests, blocked, sampled, first_time, last_time, bytes, pages)
-  SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ?2), min(time), max(time), sum(bytes), sum(page)
+  SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ${budgetOf('cls')}), min(time), max(time), sum(bytes), sum(page)
   FROM (${FACTS}) WHERE true GROUP BY agent_key, hour, host, verification, cls
   ON CONFLICT (agent_key, hour, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
-    blocked = blocked + excluded.blocked, sampled = min(?2, sampled + excluded.sampled), bytes = bytes + excluded.bytes, pages = pages + excluded.pages,
+    blocked = blocked + excluded.blocked, sampled = min(${budgetOf('class')}, sampled + excluded.sampled), bytes = bytes + excluded.bytes, pages = pages + excluded.pages,
     first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)
-  RETURNING CASE WHEN sampled >= ?2 THEN agent_key || char(10) || hour || char(10) || host || char(10) || verification || char(10) || class END AS spent`
+  RETURNING CASE WHEN sampled >= ${budgetOf('class')} THEN agent_key || char(10) || hour || char(10) || host || char(10) || verification || char(10) || class END AS spent`
 
 /** The disallowed requests' facts (allowed ones and fetches are not counted per path), classified. */
 const DISALLOWED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.q' = 1 AND coalesce(value ->> '$.c', '') <> 'allowed'`)
@@ -123,8 +129,10 @@ const DISALLOWED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.q' = 1 AN
 /**
  * Paths of disallowed requests: a path new to its group (class, day, host,
  * agent, verification) gets a row while the group holds fewer than ?2 paths
- * (its row under version '' and path '' counts them), most requested first;
- * beyond it the requests add up in that row.
+ * (counted from its rows: at most ?2 read), most requested first; beyond it
+ * the requests are not written here at all (issue 18): the counters hold
+ * every request, so the rest of a group is their total less its rows. Rows
+ * under version '' and path '' are from before, when the rest was written.
  */
 export const UPSERT_PATHS = `WITH c AS (${DISALLOWED_FACTS}),
   g AS (SELECT cls, day, host, agent_key, verification, robots_version, path, max(agent_tokens) AS agent_tokens, count(*) AS n,
@@ -133,45 +141,28 @@ export const UPSERT_PATHS = `WITH c AS (${DISALLOWED_FACTS}),
         FROM c GROUP BY cls, day, host, agent_key, verification, robots_version, path),
   r AS (SELECT g.*, row_number() OVER (PARTITION BY cls, day, host, agent_key, verification, known ORDER BY n DESC, robots_version, path) AS rank
         FROM g),
-  s AS (SELECT r.*, r.known = 1 OR coalesce(o.paths, 0) + r.rank <= ?2 AS kept
-        FROM r LEFT JOIN paths_daily o ON o.class = r.cls AND o.day = r.day AND o.host = r.host AND o.agent_key = r.agent_key
-          AND o.verification = r.verification AND o.robots_version = '' AND o.path = '')
+  o AS (SELECT DISTINCT cls, day, host, agent_key, verification FROM r WHERE known = 0),
+  h AS (SELECT o.*, (SELECT count(*) FROM (SELECT 1 FROM paths_daily p WHERE p.class = o.cls AND p.day = o.day AND p.host = o.host
+            AND p.agent_key = o.agent_key AND p.verification = o.verification AND p.path <> '' LIMIT ?2)) AS held FROM o)
   INSERT INTO paths_daily (class, day, host, agent_key, verification, robots_version, path, agent_tokens, requests, paths)
-  SELECT * FROM (
-    SELECT cls, day, host, agent_key, verification, robots_version, path, agent_tokens, n, 0 FROM s WHERE kept
-    UNION ALL
-    SELECT cls, day, host, agent_key, verification, '', '', '', sum(CASE WHEN kept THEN 0 ELSE n END), sum(kept AND known = 0)
-    FROM s GROUP BY cls, day, host, agent_key, verification HAVING sum(NOT kept) > 0 OR sum(kept AND known = 0) > 0
-  ) WHERE true
-  ON CONFLICT (class, day, host, agent_key, verification, robots_version, path) DO UPDATE SET
-    requests = requests + excluded.requests, paths = paths + excluded.paths`
+  SELECT r.cls, r.day, r.host, r.agent_key, r.verification, r.robots_version, r.path, r.agent_tokens, r.n, 0
+  FROM r LEFT JOIN h ON h.cls = r.cls AND h.day = r.day AND h.host = r.host AND h.agent_key = r.agent_key AND h.verification = r.verification
+  WHERE r.known = 1 OR coalesce(h.held, 0) + r.rank <= ?2
+  ON CONFLICT (class, day, host, agent_key, verification, robots_version, path) DO UPDATE SET requests = requests + excluded.requests`
 
 /**
- * Request shapes for a replay: every genuine claim's judged
- * request (spoofed ones are not the agent they name), per day, host, agent,
- * version and path. A shape new to its (day, host, agent) gets a row while
- * the group holds fewer than ?2 (its row under version '' and path '' counts
- * them), most requested first; beyond it the requests add up in that row.
+ * Request shapes for a replay: every genuine claim's judged request
+ * (spoofed ones are not the agent they name), counted per day, host, agent,
+ * version and path, every path its own row (issue 18: no cap, so a replay
+ * is exact). The table is bounded by its retention and a row cap, both
+ * enforced by the cron (src/ledger/prune.ts). Rows under path '' are from
+ * before: requests beyond the old per-day cap.
  */
-export const UPSERT_SHAPES = `WITH c AS (SELECT value ->> '$.h' AS host, value ->> '$.a' AS agent_key, value ->> '$.r' AS robots_version,
-      value ->> '$.pa' AS path, value ->> '$.tk' AS agent_tokens, (value ->> '$.t' / 86400000) * 86400000 AS day
-    FROM json_each(?1) WHERE value ->> '$.q' = 1 AND value ->> '$.v' <> 'spoofed'),
-  g AS (SELECT day, host, agent_key, robots_version, path, max(agent_tokens) AS agent_tokens, count(*) AS n,
-          EXISTS (SELECT 1 FROM shapes_daily s WHERE s.day = c.day AND s.host = c.host AND s.agent_key = c.agent_key
-            AND s.robots_version = c.robots_version AND s.path = c.path) AS known
-        FROM c GROUP BY day, host, agent_key, robots_version, path),
-  r AS (SELECT g.*, row_number() OVER (PARTITION BY day, host, agent_key, known ORDER BY n DESC, robots_version, path) AS rank FROM g),
-  s AS (SELECT r.*, r.known = 1 OR coalesce(o.paths, 0) + r.rank <= ?2 AS kept
-        FROM r LEFT JOIN shapes_daily o ON o.day = r.day AND o.host = r.host AND o.agent_key = r.agent_key AND o.robots_version = '' AND o.path = '')
-  INSERT INTO shapes_daily (day, host, agent_key, robots_version, path, agent_tokens, requests, paths)
-  SELECT * FROM (
-    SELECT day, host, agent_key, robots_version, path, agent_tokens, n, 0 FROM s WHERE kept
-    UNION ALL
-    SELECT day, host, agent_key, '', '', '', sum(CASE WHEN kept THEN 0 ELSE n END), sum(kept AND known = 0)
-    FROM s GROUP BY day, host, agent_key HAVING sum(NOT kept) > 0 OR sum(kept AND known = 0) > 0
-  ) WHERE true
-  ON CONFLICT (day, host, agent_key, robots_version, path) DO UPDATE SET
-    requests = requests + excluded.requests, paths = paths + excluded.paths`
+export const UPSERT_SHAPES = `INSERT INTO shapes_daily (day, host, agent_key, robots_version, path, agent_tokens, requests, paths)
+  SELECT (value ->> '$.t' / 86400000) * 86400000, value ->> '$.h', value ->> '$.a', value ->> '$.r', value ->> '$.pa',
+    max(value ->> '$.tk'), count(*), 0
+  FROM json_each(?1) WHERE value ->> '$.q' = 1 AND value ->> '$.v' <> 'spoofed' GROUP BY 1, 2, 3, 4, 5
+  ON CONFLICT (day, host, agent_key, robots_version, path) DO UPDATE SET requests = requests + excluded.requests`
 
 /** The facts SQL classifies (a genuine claim's disallowed requests), classified. */
 const UNSETTLED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.c' IS NULL`)

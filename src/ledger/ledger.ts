@@ -21,7 +21,7 @@ import {
   UPSERT_RULES,
   UPSERT_SHAPES,
 } from './ledger-sql.ts'
-import { agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, SHAPE_CAP, summariseFetches, toEventRow, toFact, versionDaysOf, type Fact } from './rollups.ts'
+import { agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, VIOLATION_SAMPLE_BUDGET, toEventRow, toFact, versionDaysOf, type Fact } from './rollups.ts'
 import { previousAllowed } from './versions.ts'
 import { referralStatement } from './referrals.ts'
 import { bytesStatement } from './served.ts'
@@ -39,10 +39,21 @@ const EVENTS_PER_CHUNK = 200
 
 /** Options of writeEvents. */
 export interface WriteEventsOptions {
-  /** Raw rows kept per agent, hour, host, verification and class. Default SAMPLE_BUDGET (200). */
+  /**
+   * Raw rows kept per agent, hour, host, verification and class. Default
+   * SAMPLE_BUDGET (3), and VIOLATION_SAMPLE_BUDGET (20) for counted
+   * violations; when given, it is the budget of every class.
+   */
   sampleBudget?: number
   /** More statements committed in the same transaction as the events (the recorder's journal retirements, the queue consumer's applied message ids). Default: none. */
   also?: readonly D1PreparedStatement[] | undefined
+}
+
+/** The sampling budgets bound to the SQL (?2 every class, ?3 counted violations), and their name in the isolate's memory. */
+interface Budget {
+  readonly other: number
+  readonly violations: number
+  readonly key: string
 }
 
 /** A random id, unique per agent, host and millisecond (the raw table's key): 52 bits. */
@@ -59,7 +70,7 @@ function randomId(): number {
 const spent = new Set<string>()
 const MAX_SPENT = 20_000
 
-function noteSpent(keys: readonly (string | null)[], budget: number): void {
+function noteSpent(keys: readonly (string | null)[], budget: string): void {
   for (const key of keys) {
     if (key === null) continue
     if (spent.size >= MAX_SPENT) spent.clear()
@@ -67,10 +78,10 @@ function noteSpent(keys: readonly (string | null)[], budget: number): void {
   }
 }
 
-const spentKey = (e: JudgedRequest, cls: string, budget: number) => `${budget}\n${agentKey(e.agent)}\n${hourOf(e.time)}\n${e.host}\n${e.verification}\n${cls}`
+const spentKey = (e: JudgedRequest, cls: string, budget: string) => `${budget}\n${agentKey(e.agent)}\n${hourOf(e.time)}\n${e.host}\n${e.verification}\n${cls}`
 
 /** The statements for one chunk, and its facts (bound again to read back the classes SQL decided). */
-function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budget: number): { statements: D1PreparedStatement[]; facts: string; hourly: number } {
+function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budget: Budget): { statements: D1PreparedStatement[]; facts: string; hourly: number } {
   const raws: unknown[][] = []
   const factRows: Fact[] = []
   let unsettled = false
@@ -92,7 +103,7 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
     const fact = base.c === null ? toFact(e, previousAllowed(e)) : base
     unsettled ||= fact.c === null
     factRows.push(fact)
-    if (fact.c !== null && spent.has(spentKey(e, fact.c, budget))) continue
+    if (fact.c !== null && spent.has(spentKey(e, fact.c, budget.key))) continue
     const row: Record<string, unknown> = { ...toEventRow(e), id: randomId(), known: fact.c, prev_allowed: fact.p }
     raws.push(RAW_ORDER.map((c) => row[c]))
   }
@@ -101,12 +112,12 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   const disallowedFacts = disallowed ? JSON.stringify(factRows.filter((f) => f.q === 1 && f.c !== 'allowed')) : '[]'
   const unsettledFacts = unsettled ? JSON.stringify(factRows.filter((f) => f.c === null)) : '[]'
   const statements = [db.prepare(TOUCH_VERSIONS).bind(JSON.stringify(versionDaysOf(events)))]
-  if (raws.length > 0) statements.push(db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget))
+  if (raws.length > 0) statements.push(db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget.other, budget.violations))
   // Late requests first: their daily share of samples is read from counts_hourly as it was.
-  if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
-  const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget)) - 1
+  if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget.other, budget.violations), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
+  const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget.other, budget.violations)) - 1
   if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
-  if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts, SHAPE_CAP))
+  if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts))
   if (requests && recent) statements.push(db.prepare(UPSERT_MINUTES).bind(facts, lateBefore - 2 * HOUR_MS))
   if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(unsettledFacts))
   const groups = groupsOf(events)
@@ -136,7 +147,10 @@ export async function writeEvents(db: D1Database, written: readonly JudgedReques
     if (counters.length > 0) await db.batch([...counters, ...(opts.also ?? [])])
     return written.length
   }
-  const budget = Math.max(0, Math.trunc(opts.sampleBudget ?? SAMPLE_BUDGET))
+  const given = opts.sampleBudget === undefined ? undefined : Math.max(0, Math.trunc(opts.sampleBudget))
+  const other = given ?? SAMPLE_BUDGET
+  const violations = given ?? VIOLATION_SAMPLE_BUDGET
+  const budget: Budget = { other, violations, key: `${other}/${violations}` }
   // Fetches first: a fetch counts from the moment it was recorded, for the
   // requests of this very batch too.
   const statements: D1PreparedStatement[] = [db.prepare(UPSERT_AGENTS).bind(JSON.stringify(agentsOf(events)))]
@@ -157,7 +171,7 @@ export async function writeEvents(db: D1Database, written: readonly JudgedReques
   for (const k of hourly)
     noteSpent(
       ((results[k]?.results ?? []) as { spent: string | null }[]).map((r) => r.spent),
-      budget,
+      budget.key,
     )
   return written.length
 }

@@ -1,9 +1,13 @@
 /**
  * Pruning, run from the cron trigger: raw rows by age and by budget, then
  * each counter after its own retention, then robots.txt versions nothing
- * uses any more and the hosts no longer served. Every delete is bounded per run (`maxDeletes`), and each
- * one reads only the rows it deletes plus a seek per agent: the tables are
- * keyed by agent (or class) first and driven from `agents`, never scanned.
+ * uses any more and the hosts no longer served, agents nothing refers to,
+ * and old losses. Every delete is bounded per run, in rows (`maxDeletes`)
+ * and in time (`budgetMs`), in chunks of 10,000 rows, so a run after a
+ * backlog stays within the cron's time and the next goes on. Each delete
+ * reads only the rows it deletes plus a seek per agent: the tables are
+ * keyed by agent (or class, or day) first and driven from `agents`, never
+ * scanned. The shapes' row cap reads their keys once per run.
  */
 import { DAY_MS, HOUR_MS, dayOf } from './rollups.ts'
 import { REQUEST_CLASSES } from './classes.ts'
@@ -22,8 +26,16 @@ export interface PruneOptions {
   rollupRetentionDays?: number
   /** Request shapes (what a replay of a changed policy reads) older than this many days are deleted. Default 30. */
   shapeRetentionDays?: number
-  /** Most rows deleted from one table in one run; the next run goes on. Default 100,000. */
+  /** At most this many request-shape rows are kept; the oldest days beyond it are deleted. Default 5,000,000. */
+  maxShapeRows?: number
+  /** Most rows deleted from one table in one run; the next run goes on. Default 2,000,000. */
   maxDeletes?: number
+  /**
+   * Wall time one run may spend deleting, ms: past it, each table's delete
+   * stops after its current chunk and the next run goes on. Default 60,000
+   * (a Cron Trigger may run up to 15 minutes).
+   */
+  budgetMs?: number
 }
 
 /** What pruneLedger deleted. */
@@ -46,10 +58,15 @@ export interface PruneResult {
 
 const CHUNK = 10_000
 
-/** Deletes by `sql` (bound with `params`, then the chunk size as the last parameter) until a chunk comes back short or `max` rows are gone. */
-async function deleteChunks(db: D1Database, sql: string, params: readonly (string | number)[], max: number): Promise<{ deleted: number; complete: boolean }> {
+/**
+ * Deletes by `sql` (bound with `params`, then the chunk size as the last
+ * parameter) until a chunk comes back short, `max` rows are gone, or the
+ * run's time is up. A chunk is at most 10,000 rows, so a run stays within
+ * its time whatever the backlog; what is left is for the next run.
+ */
+async function deleteChunks(db: D1Database, sql: string, params: readonly (string | number)[], max: number, deadline: number): Promise<{ deleted: number; complete: boolean }> {
   let deleted = 0
-  while (deleted < max) {
+  while (deleted < max && Date.now() < deadline) {
     const size = Math.min(CHUNK, max - deleted)
     const changes =
       (
@@ -104,6 +121,26 @@ const DELETE_PATHS = `DELETE FROM paths_daily WHERE (class, day, host, agent_key
   CROSS JOIN paths_daily p ON p.class = k.class AND p.day < ?1 LIMIT ?3)`
 const DELETE_SHAPES = `DELETE FROM shapes_daily WHERE (day, host, agent_key, robots_version, path) IN (
   SELECT day, host, agent_key, robots_version, path FROM shapes_daily WHERE day < ?1 LIMIT ?2)`
+/** Agents nothing refers to any more: first seen before ?1, with no counter or raw row left (a seek each: the tables are keyed by agent first). */
+const DELETE_AGENTS = `DELETE FROM agents WHERE agent_key IN (SELECT a.agent_key FROM agents a WHERE a.first_seen < ?1
+  AND NOT EXISTS (SELECT 1 FROM counts_daily c WHERE c.agent_key = a.agent_key) AND NOT EXISTS (SELECT 1 FROM counts_hourly c WHERE c.agent_key = a.agent_key)
+  AND NOT EXISTS (SELECT 1 FROM events e WHERE e.agent_key = a.agent_key) LIMIT ?2)`
+const DELETE_LOSSES = `DELETE FROM ledger_losses WHERE id IN (SELECT id FROM ledger_losses WHERE to_time < ?1 LIMIT ?2)`
+
+/**
+ * The first day kept so that at most `cap` shape rows remain (0: all fit).
+ * Shapes are not capped when written (issue 18), so this is their bound
+ * beside the retention: it reads the table's keys once per run.
+ */
+async function shapeCutoff(db: D1Database, from: number, cap: number): Promise<number> {
+  const days = (await db.prepare('SELECT day, count(*) AS n FROM shapes_daily WHERE day >= ?1 GROUP BY day ORDER BY day DESC').bind(from).all<{ day: number; n: number }>()).results
+  let kept = 0
+  for (const d of days) {
+    kept += d.n
+    if (kept > cap) return d.day + DAY_MS
+  }
+  return 0
+}
 // Every class but robotsTxt: the classes of the disallowed and allowed requests whose paths are counted.
 const ALL_CLASSES = JSON.stringify(REQUEST_CLASSES.filter((c) => c !== 'robotsTxt'))
 
@@ -155,13 +192,15 @@ function writeState(db: D1Database, name: string, value: number): Promise<unknow
  * await pruneLedger(env.DB, { now: Date.now(), rawRetentionDays: 14 })
  */
 export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<PruneResult> {
-  const max = Math.max(1, Math.trunc(opts.maxDeletes ?? 100_000))
+  const max = Math.max(1, Math.trunc(opts.maxDeletes ?? 2_000_000))
+  const deadline = Date.now() + Math.max(0, opts.budgetMs ?? 60_000)
   const ageCutoff = opts.now - (opts.rawRetentionDays ?? 30) * DAY_MS
   // Hourly counters are kept until rolled up (src/ledger/rollup.ts), whatever their age.
   const rolledHour = (await readState(db, 'rolled_hour')) ?? 0
   const hourlyCutoff = Math.min(rolledHour, opts.now - (opts.hourlyRetentionDays ?? 90) * DAY_MS)
   const rollupCutoff = dayOf(opts.now - (opts.rollupRetentionDays ?? 400) * DAY_MS)
-  const shapeCutoff = dayOf(opts.now - (opts.shapeRetentionDays ?? 30) * DAY_MS)
+  const shapeAge = dayOf(opts.now - (opts.shapeRetentionDays ?? 30) * DAY_MS)
+  const shapesCut = Math.max(shapeAge, await shapeCutoff(db, shapeAge, Math.max(0, Math.trunc(opts.maxShapeRows ?? 5_000_000))))
   const rawFrom = (await readState(db, 'raw_since')) ?? 0
   const cap = Math.max(0, Math.trunc(opts.maxRawEvents ?? 1_000_000))
   const cutoff = Math.max(ageCutoff, await budgetCutoff(db, Math.max(rawFrom, ageCutoff), rolledHour, cap))
@@ -169,22 +208,24 @@ export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<P
   await writeState(db, 'raw_since', cutoff)
   // Rows older than `raw_pruned` are all gone: the search for more starts there.
   const from = dayOf((await readState(db, 'raw_pruned')) ?? 0)
-  const expired = await deleteChunks(db, DELETE_RAW, [from, rolledHour, ageCutoff], max)
-  const thinned = cutoff > ageCutoff && expired.complete ? await deleteChunks(db, DELETE_RAW, [from, rolledHour, cutoff], max) : { deleted: 0, complete: expired.complete }
+  const expired = await deleteChunks(db, DELETE_RAW, [from, rolledHour, ageCutoff], max, deadline)
+  const thinned = cutoff > ageCutoff && expired.complete ? await deleteChunks(db, DELETE_RAW, [from, rolledHour, cutoff], max, deadline) : { deleted: 0, complete: expired.complete }
   if (expired.complete && thinned.complete) await writeState(db, 'raw_pruned', cutoff)
   const rollups = [
-    await deleteChunks(db, DELETE_COUNTS_HOURLY, [hourlyCutoff], max),
-    await deleteChunks(db, DELETE_TIMELINE, [hourlyCutoff], max),
-    await deleteChunks(db, DELETE_MINUTES, [opts.now - 2 * DAY_MS], max),
-    await deleteChunks(db, DELETE_COUNTS_DAILY, [rollupCutoff], max),
-    await deleteChunks(db, DELETE_GROUPS, [rollupCutoff], max),
-    await deleteChunks(db, DELETE_RULES, [rollupCutoff], max),
-    await deleteChunks(db, DELETE_PATHS, [rollupCutoff, ALL_CLASSES], max),
+    await deleteChunks(db, DELETE_COUNTS_HOURLY, [hourlyCutoff], max, deadline),
+    await deleteChunks(db, DELETE_TIMELINE, [hourlyCutoff], max, deadline),
+    await deleteChunks(db, DELETE_MINUTES, [opts.now - 2 * DAY_MS], max, deadline),
+    await deleteChunks(db, DELETE_COUNTS_DAILY, [rollupCutoff], max, deadline),
+    await deleteChunks(db, DELETE_GROUPS, [rollupCutoff], max, deadline),
+    await deleteChunks(db, DELETE_RULES, [rollupCutoff], max, deadline),
+    await deleteChunks(db, DELETE_PATHS, [rollupCutoff, ALL_CLASSES], max, deadline),
   ]
-  const shapes = await deleteChunks(db, DELETE_SHAPES, [shapeCutoff], max)
+  const shapes = await deleteChunks(db, DELETE_SHAPES, [shapesCut], max, deadline)
+  const agents = await deleteChunks(db, DELETE_AGENTS, [rollupCutoff], max, deadline)
+  const losses = await deleteChunks(db, DELETE_LOSSES, [rollupCutoff], max, deadline)
   await writeState(db, 'hourly_since', hourlyCutoff)
   await writeState(db, 'daily_since', rollupCutoff)
-  await writeState(db, 'shapes_since', shapeCutoff)
+  await writeState(db, 'shapes_since', shapesCut)
   const versions = await db.batch([
     db.prepare('DELETE FROM robots_fetches WHERE last_fetch < ?1').bind(rollupCutoff),
     // No event or counter refers to a version past its last use: every write marks the versions it
@@ -206,6 +247,6 @@ export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<P
     shapes: shapes.deleted,
     versions: (versions[1]?.meta.changes ?? 0) + (versions[2]?.meta.changes ?? 0),
     rawSince: cutoff,
-    complete: expired.complete && thinned.complete && rollups.every((r) => r.complete) && shapes.complete,
+    complete: expired.complete && thinned.complete && rollups.every((r) => r.complete) && shapes.complete && agents.complete && losses.complete,
   }
 }

@@ -15,22 +15,30 @@ const MAX_USER_AGENT = 512
 
 /**
  * Raw rows kept per agent, hour, host, verification and class; beyond it
- * requests are counted, not kept. 200 an hour is 4,800 samples a day for
- * each busy agent and class: plenty to look at, a bound on what is stored.
+ * requests are counted, not kept (every count comes from the counters). 3
+ * an hour is 72 samples a day for each agent, host and class: enough for the
+ * drill-down's latest requests, and a bound on what is written and stored
+ * (issue 18: 200 kept nearly every event of a busy site's varied traffic).
  */
-export const SAMPLE_BUDGET = 200
+export const SAMPLE_BUDGET = 3
+/**
+ * The same for counted violations (afterFetch, staleCopy, neverFetched): the
+ * requests the drill-down is opened for, so up to 20 an hour are kept.
+ */
+export const VIOLATION_SAMPLE_BUDGET = 20
 /**
  * Distinct paths of disallowed requests with a row of their own in
  * paths_daily, per day, host, agent, verification and class; further paths
- * are added up under path ''. Enough for the most violated paths and each
- * agent's examples, and a bound on what a report reads.
+ * are added up under path ''. The report reads these rows for each agent's
+ * example paths and the most violated paths, so the cap bounds what a
+ * report reads per agent, host and day (issue 18), whatever the paths.
  */
-export const PATH_CAP = 100
+export const PATH_CAP = 3
 /**
- * Distinct (version, path) shapes of an agent's requests with a row of
- * their own in shapes_daily, per day and host; further requests add up
- * under path ''. A replay of a changed policy judges each shape once
- * (src/admin/impact.ts) and says how many requests fell beyond the cap.
+ * The old cap on distinct shapes per agent, host and day (before issue 18).
+ * Shapes are no longer capped when written: rows under path '' hold the
+ * requests recorded beyond it before the upgrade, which a replay counts as
+ * not replayed.
  */
 export const SHAPE_CAP = 1000
 

@@ -12,7 +12,7 @@ import { recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
 import { refreshIpRanges } from '../../src/verify/store/ip-ranges.ts'
 import { DAY, HOUR, googlebot, judged } from '../support/report-fixtures.ts'
 import type { History, VersionText } from '../../src/admin/history.ts'
-import type { ImpactReport } from '../../src/admin/impact-queries.ts'
+import { getImpact, type ImpactReport } from '../../src/admin/impact-queries.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
 
 const TOKEN = 'test-admin-token'
@@ -156,8 +156,7 @@ describe('bounds, caps and escaping', () => {
   beforeAll(async () => {
     const now = Date.now()
     await recordRobotsVersion(env.DB, { host: HOST, hash: contentHash(TEXT), text: TEXT, time: now - DAY })
-    // More distinct paths in a day than the ledger keeps shapes for (SHAPE_CAP, 1000), one of them hostile.
-    // Shapes get rows first come, first served: the hostile path is written first.
+    // More distinct paths in a day than the old cap on shapes (1,000), one of them hostile.
     const paths = ['/a/\u202egnp.exe\u0007', ...Array.from({ length: 1004 }, (_, i) => `/p/${i}`)]
     await writeEvents(
       env.DB,
@@ -165,16 +164,28 @@ describe('bounds, caps and escaping', () => {
     )
   })
 
-  it('says when the shapes cap was reached: the counts are then lower bounds', async () => {
-    const res = await impact({ robotsTxt: { [HOST]: 'User-agent: *\nDisallow: /\n' } }, `?host=${HOST}`)
-    expect(res.status).toBe(200)
-    const body = (await res.json()) as ImpactResponse
-    expect(body.estimate).toMatchObject({ exact: false, shapeCap: 1000, beyondCap: 5, beyondRead: 0 })
-    expect(body.summary).toMatchObject({ requests: 1005, replayed: 1000, lost: 1000 })
-    expect(body.omitted).toBe(0)
-    expect(body.agents[0]!.lost.changes[0]).toMatchObject({ requests: 1000, pathCount: 1000 })
+  it('judges every path up to the cap; beyond it, a group of paths no rule tells apart once, exactly, and a group a rule splits path by path', async () => {
+    const range = { since: Date.now() - 2 * DAY, until: Date.now() + HOUR, host: HOST }
+    const options = (text: string, maxShapes: number) => ({ candidates: new Map([[HOST, text]]), exempt: new Set<string>(), protect: new Set<string>(), maxShapes })
+    const each = await getImpact(env.DB, range, options('User-agent: *\nDisallow: /\n', 2000))
+    expect(each.estimate).toMatchObject({ exact: true, beyondRead: 0, grouped: 0 })
+    expect(each.summary).toMatchObject({ requests: 1005, replayed: 1005, lost: 1005, shapes: 1005 })
+    const whole = await getImpact(env.DB, range, options('User-agent: *\nDisallow: /\n', 100))
+    expect(whole.estimate).toMatchObject({ exact: true, beyondCap: 0, beyondRead: 0, grouped: 1004, groups: 1 })
+    expect(whole.summary).toMatchObject({ requests: 1005, replayed: 1005, lost: 1005, shapes: 2 })
+    expect(whole.agents[0]!.lost.changes[0]!.paths.map((p) => p.path)).toEqual(['/p/*', '/a/\u202egnp.exe\u0007'])
+    // Beyond the cap, a group a rule splits is read path by path, most requested first, up to the cap: the rest is said.
+    const capped = await getImpact(env.DB, range, options('User-agent: *\nDisallow: /p/1\n', 100))
+    expect(capped.estimate).toMatchObject({ exact: false, beyondRead: 1004 - 100, grouped: 0 })
+    // Disallow: /p/1 tells /p/1 and /p/12 from /p/2: that group is read path by path.
+    const split = (await (await impact({ robotsTxt: { [HOST]: 'User-agent: *\nDisallow: /p/1\n' } }, `?host=${HOST}`)).json()) as ImpactResponse
+    expect(split.estimate).toMatchObject({ exact: true, beyondRead: 0, grouped: 0, groups: 0 })
+    // /p/1, /p/10 to /p/19, /p/100 to /p/199, /p/1000 to /p/1003.
+    expect(split.summary).toMatchObject({ requests: 1005, replayed: 1005, lost: 115, shapes: 1005 })
+    expect(split.omitted).toBe(0)
+    expect(split.agents[0]!.lost.changes[0]).toMatchObject({ requests: 115, pathCount: 115 })
     // At most MAX_PATHS paths listed per change; pathCount counts them all.
-    expect(body.agents[0]!.lost.changes[0]!.paths).toHaveLength(20)
+    expect(split.agents[0]!.lost.changes[0]!.paths).toHaveLength(20)
   })
 
   it('answers as the report does: JSON with the admin headers, hostile text kept as data for the consumers to escape', async () => {

@@ -11,6 +11,7 @@ import { judge } from '../../src/core/judge/judge.ts'
 import { describeEstimate } from '../../src/cli/impact.ts'
 import { judgeShape, MAX_PATHS, replayImpact, type ImpactShape, type JudgedBy, type ReplayInput } from '../../src/admin/impact.ts'
 import { compileRobotsTxt } from '../../src/core/robots/index.ts'
+import { uniformOver } from '../../src/admin/impact.ts'
 
 const SERVED = 'User-agent: *\nAllow: /\nDisallow: /admin/\n\nUser-agent: GPTBot\nDisallow: /\n'
 const CANDIDATE = 'User-agent: *\nAllow: /\nDisallow: /admin/\nDisallow: /articles/\n\nUser-agent: GPTBot\nDisallow: /private/\n'
@@ -196,10 +197,49 @@ describe('describeEstimate', () => {
   it('says when the replay is exact, and when and by how much it is an estimate', () => {
     expect(describeEstimate(facts, 100, 0)).toBe('exact: every request in the range was judged again')
     expect(describeEstimate({ ...facts, beyondCap: 25 }, 1000, 0)).toBe(
-      'an estimate: 25 requests (2.5 %) were beyond 1,000 distinct paths per agent, host and day, and were not judged again, so the counts of changed requests are lower bounds',
+      'an estimate: 25 requests (2.5 %) were recorded beyond 1,000 distinct paths per agent, host and day, before the ledger kept every path, and were not judged again, so the counts of changed requests are lower bounds',
     )
     expect(describeEstimate({ ...facts, shapesSince: Date.UTC(2026, 0, 6, 12) }, 100, Date.UTC(2026, 0, 5))).toBe(
       'exact from then on: request shapes are kept from 2026-01-06 12:00 UTC on, so earlier requests are not in it',
+    )
+  })
+})
+
+describe('uniformOver: a path group one check of its prefix decides (RFC 9309 §2.2.2)', () => {
+  const over = (text: string, prefix: string) => uniformOver(compileRobotsTxt(text), prefix)
+  it('holds when every rule matches all of the group or none of it', () => {
+    expect(over('User-agent: *\nDisallow: /articles/\nAllow: /\n', '/articles/')).toBe(true)
+    expect(over('User-agent: *\nDisallow: /art\n', '/articles/')).toBe(true)
+    expect(over('User-agent: *\nDisallow: /private/\nDisallow: /articles*\n', '/articles/')).toBe(true)
+    expect(over('User-agent: *\nDisallow:\n', '/articles/')).toBe(true)
+  })
+  it('fails when a rule reaches into the group, or may match only some of its paths', () => {
+    expect(over('User-agent: *\nDisallow: /articles/1\n', '/articles/')).toBe(false)
+    expect(over('User-agent: *\nDisallow: /*.pdf$\n', '/articles/')).toBe(false)
+    expect(over('User-agent: *\nDisallow: /articles/$\n', '/articles/')).toBe(false)
+    expect(over('User-agent: *\nDisallow: /%61rticles/\n', '/articles/')).toBe(false)
+  })
+})
+
+describe('uniformOver, as a property', () => {
+  it('when it holds, every plain path of the group gets the verdict (and the rule) of its prefix', () => {
+    const segment = fc.stringMatching(/^[ab]{1,3}$/)
+    const pattern = fc.tuple(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.constantFrom('', '/', '*', '$', '*.b', '/*$')).map(([parts, tail]) => `/${parts.join('/')}${tail}`)
+    const rules = fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern), { minLength: 1, maxLength: 5 })
+    fc.assert(
+      fc.property(rules, segment, fc.array(fc.stringMatching(/^[ab/.]{0,6}$/), { minLength: 1, maxLength: 5 }), (list, first, suffixes) => {
+        const matcher = compileRobotsTxt(`User-agent: *\n${list.map(([type, p]) => `${type}: ${p}`).join('\n')}\n`)
+        const prefix = `/${first}/`
+        if (!uniformOver(matcher, prefix)) return
+        const at = matcher.check(['bot'], prefix)
+        for (const suffix of suffixes) {
+          const path = `${prefix}${suffix}`
+          if (path.includes('//') || path.includes('/.')) continue
+          const v = matcher.check(['bot'], path)
+          expect([v.allowed, v.rule?.line]).toEqual([at.allowed, at.rule?.line])
+        }
+      }),
+      { numRuns: 500 },
     )
   })
 })

@@ -233,12 +233,16 @@ describe('getReport: filters', () => {
 
 describe('getAgentRequests', () => {
   it('returns one agent’s events newest first, limited, paged and filtered by host', async () => {
-    await writeEvents(db, [
-      fetched({ agent: gptbot, time: T0 }),
-      ...Array.from({ length: 5 }, (_, i) => judged({ agent: gptbot, time: T0 + (i + 1) * MINUTE, path: `/p/${i}` })),
-      judged({ agent: gptbot, time: T0 + 10 * MINUTE, host: 'shop.example.com', path: '/shop' }),
-      judged({ agent: ccbot, time: T0 + 11 * MINUTE }),
-    ])
+    await writeEvents(
+      db,
+      [
+        fetched({ agent: gptbot, time: T0 }),
+        ...Array.from({ length: 5 }, (_, i) => judged({ agent: gptbot, time: T0 + (i + 1) * MINUTE, path: `/p/${i}` })),
+        judged({ agent: gptbot, time: T0 + 10 * MINUTE, host: 'shop.example.com', path: '/shop' }),
+        judged({ agent: ccbot, time: T0 + 11 * MINUTE }),
+      ],
+      { sampleBudget: 200 },
+    )
     const page = await getAgentRequests(db, 'gptbot', { limit: 3 })
     expect(page.map((e) => e.path)).toEqual(['/shop', '/p/4', '/p/3'])
     const next = await getAgentRequests(db, 'gptbot', { limit: 3, before: page[2]!.time })

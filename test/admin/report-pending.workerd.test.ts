@@ -38,9 +38,9 @@ async function report(since: number, host = HOST): Promise<{ agents: PendingAgen
   return res.json()
 }
 
-/** Recording runs in waitUntil: waits, bounded, until `expected` requests of the host are stored. */
+/** Recording runs in waitUntil: waits, bounded, until `expected` requests of the host are counted (raw rows are only a sample). */
 async function stored(expected: number, host = HOST): Promise<number> {
-  const count = async () => (await env.DB.prepare('SELECT count(*) AS n FROM events WHERE host = ? AND type = ?').bind(host, 'request').first<{ n: number }>())?.n ?? 0
+  const count = async () => (await env.DB.prepare("SELECT coalesce(sum(requests), 0) AS n FROM counts_hourly WHERE host = ? AND class <> 'robotsTxt'").bind(host).first<{ n: number }>())?.n ?? 0
   for (let i = 0; i < 150 && (await count()) < expected; i++) await new Promise((resolve) => setTimeout(resolve, 20))
   return count()
 }

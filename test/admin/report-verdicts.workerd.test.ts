@@ -8,6 +8,7 @@ import type { EventAgent, JudgedRequest } from '../../src/core/events.ts'
 import { getAgentRequests, getReport } from '../../src/admin/queries.ts'
 import type { AgentReport, Report } from '../../src/admin/types.ts'
 import { pruneLedger, recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
+import { PATH_CAP, SAMPLE_BUDGET } from '../../src/ledger/rollups.ts'
 import { DAY, HOUR, MINUTE, T0, fetched, googlebot, gptbot, judged, scraper } from '../support/report-fixtures.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
 
@@ -96,14 +97,15 @@ describe('the report keeps apart', () => {
     const report = await getReport(db, WEEK)
     expect(agent(report, 'googlebot')).toMatchObject({ verdict: 'complies', evidence: { requests: 30, violations: { counted: 0 } } })
     expect(report.unchecked).toEqual([expect.objectContaining({ agentKey: 'googlebot', operator: 'Google', requests: 30, violations: 15 })])
-    expect(report.unchecked[0]?.examplePaths).toHaveLength(5)
+    // The first PATH_CAP paths of each day and host are kept per path.
+    expect(report.unchecked[0]?.examplePaths).toHaveLength(PATH_CAP)
     expect(report.totals).toMatchObject({ uncheckedRequests: 30, uncheckedViolations: 15, violations: 0 })
   })
 })
 
 describe('filters and coverage', () => {
   it('matches the agent filter and the drill-down case-insensitively', async () => {
-    await writeEvents(db, traffic(gptbot, 5, T0 + HOUR, 5))
+    await writeEvents(db, traffic(gptbot, 5, T0 + HOUR, 5), { sampleBudget: 200 })
     for (const name of ['GPTBot', 'gptbot', 'GPTBOT']) {
       expect((await getReport(db, { ...WEEK, agent: name })).agents.map((a) => a.agentKey)).toEqual(['gptbot'])
       expect(await getAgentRequests(db, name)).toHaveLength(5)
@@ -116,6 +118,7 @@ describe('filters and coverage', () => {
     await writeEvents(
       db,
       Array.from({ length: 720 }, (_, i) => judged({ time: now - 3 * DAY + i * 6 * MINUTE, path: `/p/${i % 40}` })),
+      { sampleBudget: 200 },
     )
     const before = await getReport(db, { since: now - 7 * DAY, until: now })
     expect(before.coverage.counts).toEqual({ since: now - 7 * DAY, until: now })
@@ -126,7 +129,7 @@ describe('filters and coverage', () => {
     expect(await pruneLedger(db, { now, maxRawEvents: 240 })).toMatchObject({ expired: 0, thinned: 480, rawSince: now - DAY, complete: true })
     const after = await getReport(db, { since: now - 7 * DAY, until: now })
     expect(after.coverage.summary).toMatch(/^counts cover the full 7 days \(the ledger holds nothing before 2026-01-09\); request samples cover the last 24 hours;/)
-    expect(after.coverage.samples).toMatchObject({ since: now - DAY, until: now, budgetPerHour: 200 })
+    expect(after.coverage.samples).toMatchObject({ since: now - DAY, until: now, budgetPerHour: SAMPLE_BUDGET })
     expect(agent(after, 'googlebot').evidence.requests).toBe(720)
     expect((await getAgentRequests(db, 'googlebot', { limit: 500 })).length).toBe(240)
   })

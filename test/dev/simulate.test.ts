@@ -168,8 +168,10 @@ describe('simulate: the ledger of the built Worker (Miniflare)', () => {
     rows = (
       await worker.db
         .prepare(
-          `SELECT agent_key, type, verification, agent_kind, SUM(allowed = 0) AS disallowed, COUNT(*) AS n, MIN(time) AS first
-           FROM events GROUP BY agent_key, type, verification, agent_kind`,
+          // From the counters: raw rows are only a sample (SAMPLE_BUDGET an hour per agent and class).
+          `SELECT c.agent_key, CASE WHEN c.class = 'robotsTxt' THEN 'robots-txt' ELSE 'request' END AS type, c.verification, a.kind AS agent_kind,
+             SUM(CASE WHEN c.class IN ('allowed', 'robotsTxt') THEN 0 ELSE c.requests END) AS disallowed, SUM(c.requests) AS n, MIN(c.first_time) AS first
+           FROM counts_hourly c JOIN agents a ON a.agent_key = c.agent_key GROUP BY 1, 2, 3, 4`,
         )
         .all<Row>()
     ).results

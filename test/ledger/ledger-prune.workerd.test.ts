@@ -46,9 +46,9 @@ describe('pruneLedger', () => {
       judged({ time: now - DAY }),
     ])
     // Hourly counters not rolled up yet are kept, whatever their age.
-    // The rest past 400 days go: a group, a rule, a path and its group row; and a minute past two days
+    // The rest past 400 days go: a group, a rule and a path; and a minute past two days
     // (migrations/0060: this test's `now` is ahead of the clock, so its requests of 100 and 1 days before it got minutes).
-    expect((await pruneLedger(db, { now })).rollups).toBe(5)
+    expect((await pruneLedger(db, { now })).rollups).toBe(4)
     expect(await count('SELECT count(*) AS n FROM timeline_minutes')).toBe(1)
     expect(await count('SELECT count(*) AS n FROM counts_hourly')).toBe(3)
     await rollUpLedger(db, { now, maxHours: 24 * 500 })
@@ -56,7 +56,7 @@ describe('pruneLedger', () => {
     expect(await count('SELECT count(*) AS n FROM counts_hourly')).toBe(1)
     expect(await count('SELECT count(*) AS n FROM timeline_hourly')).toBe(1)
     expect(await count('SELECT count(*) AS n FROM counts_daily')).toBe(2)
-    expect(await count('SELECT count(*) AS n FROM paths_daily')).toBe(2)
+    expect(await count('SELECT count(*) AS n FROM paths_daily')).toBe(1)
     expect(await count('SELECT count(*) AS n FROM rules_daily')).toBe(1)
     // 2 hourly counters, 2 timeline hours, 1 daily counter.
     expect(result.rollups).toBe(5)
@@ -89,11 +89,42 @@ describe('pruneLedger', () => {
   it('deletes request shapes after their own retention, and says from when the rest cover', async () => {
     await writeEvents(db, [judged({ time: now - 31 * DAY, path: '/old' }), judged({ time: now - 29 * DAY, path: '/kept' })])
     expect(await count("SELECT count(*) AS n FROM shapes_daily WHERE path <> ''")).toBe(2)
-    // Its row and its group's row.
-    expect(await pruneLedger(db, { now })).toMatchObject({ shapes: 2, complete: true })
+    expect(await pruneLedger(db, { now })).toMatchObject({ shapes: 1, complete: true })
     const { results } = await db.prepare("SELECT path FROM shapes_daily WHERE path <> ''").all<{ path: string }>()
     expect(results).toEqual([{ path: '/kept' }])
     expect(await count("SELECT value AS n FROM ledger_state WHERE name = 'shapes_since'")).toBe(Math.floor((now - 30 * DAY) / DAY) * DAY)
+  })
+
+  it('keeps at most maxShapeRows request shapes, whole days, newest first, and says from when they cover', async () => {
+    // Shapes are not capped when written: three days of 4, 3 and 2 distinct paths.
+    // An hour apart: no hour spends its sampling budget (the isolate would remember it, for the tests after).
+    const day = (ago: number, n: number) => Array.from({ length: n }, (_, i) => judged({ time: now - ago * DAY + i * HOUR, path: `/d${ago}/${i}` }))
+    await writeEvents(db, [...day(3, 4), ...day(2, 3), ...day(1, 2)])
+    expect(await count('SELECT count(*) AS n FROM shapes_daily')).toBe(9)
+    // 5 rows fit: the newest two days (2 + 3); the third would make 9.
+    expect(await pruneLedger(db, { now, maxShapeRows: 5 })).toMatchObject({ shapes: 4, complete: true })
+    expect(await count('SELECT count(*) AS n FROM shapes_daily')).toBe(5)
+    expect(await count("SELECT value AS n FROM ledger_state WHERE name = 'shapes_since'")).toBe(Math.floor((now - 2 * DAY) / DAY) * DAY)
+  })
+
+  it('stops when its time is up, whatever is left, and the next run goes on', async () => {
+    await writeEvents(db, [judged({ time: now - 40 * DAY, path: '/old' })])
+    expect(await pruneLedger(db, { now, budgetMs: 0 })).toMatchObject({ expired: 0, complete: false })
+    expect(await count('SELECT count(*) AS n FROM events')).toBe(1)
+    expect(await pruneLedger(db, { now })).toMatchObject({ expired: 1, complete: true })
+  })
+
+  it('deletes agents nothing refers to any more, and losses past the retention', async () => {
+    await writeEvents(db, [judged({ time: now - 401 * DAY }), judged({ agent: gptbot, time: now - DAY })])
+    await db
+      .prepare("INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES ('old', ?1, ?1, 3, ?1), ('new', ?2, ?2, 2, ?2)")
+      .bind(now - 401 * DAY, now - DAY)
+      .run()
+    await rollUpLedger(db, { now, maxHours: 24 * 500 })
+    expect(await pruneLedger(db, { now })).toMatchObject({ complete: true })
+    const agents = await db.prepare('SELECT agent_key FROM agents').all<{ agent_key: string }>()
+    expect(agents.results).toEqual([{ agent_key: 'gptbot' }])
+    expect(await count('SELECT group_concat(id) AS n FROM ledger_losses')).toBe('new' as unknown as number)
   })
 
   it('bounds the rows one run deletes, and the next run goes on', async () => {

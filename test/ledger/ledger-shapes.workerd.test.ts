@@ -1,8 +1,8 @@
 // The request shapes a replay reads (migrations/0006, UPSERT_SHAPES in
 // src/ledger/ledger-sql.ts), written by the real write path into a local
 // D1: every genuine request counted once per (day, host, agent, version,
-// path), spoofed claims and robots.txt fetches left out, and the cap per
-// agent, host and day with its "other" row.
+// path), spoofed claims and robots.txt fetches left out, every path its own
+// row (issue 18: no cap when written; retention and a row cap in the cron).
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { writeEvents } from '../../src/ledger/ledger.ts'
@@ -51,25 +51,21 @@ describe('request shapes', () => {
       [0, 'googlebot-image', 'v1', '/img.png', 'googlebot-image googlebot', 1],
       [DAY, 'googlebot', 'v1', '/a', 'googlebot', 1],
     ])
-    // Each (day, host, agent) row under path '' counts the shapes it holds; nothing went beyond the cap.
-    expect((await shapes()).filter((r) => r.path === '').map((r) => [r.day - day, r.agent_key, r.paths, r.requests])).toEqual([
-      [0, 'googlebot', 3, 0],
-      [0, 'googlebot-image', 1, 0],
-      [DAY, 'googlebot', 1, 0],
-    ])
+    // No "other" rows any more: nothing goes beyond a cap.
+    expect((await shapes()).filter((r) => r.path === '')).toEqual([])
   })
 
-  it('gives the first 1,000 shapes of an agent, host and day a row each and adds the rest up under path ""', async () => {
+  it('gives every shape of an agent, host and day its own row, past the old cap of 1,000', async () => {
     const batch = (from: number, n: number, agent = gptbot) => Array.from({ length: n }, (_, i) => judged({ agent, path: `/p/${from + i}`, time: T0 + i }))
     await writeEvents(db, batch(0, 600))
     await writeEvents(db, [...batch(600, 500), ...batch(0, 3), judged({ agent: googlebot, path: '/g' })])
     const rows = await shapes()
     const gpt = rows.filter((r) => r.agent_key === 'gptbot')
-    expect(gpt.filter((r) => r.path !== '')).toHaveLength(1000)
-    const other = gpt.find((r) => r.path === '')
-    // 1,103 requests: 1,000 shapes, 3 of them twice, 100 beyond the cap.
-    expect(other).toMatchObject({ paths: 1000, requests: 100 })
+    expect(gpt).toHaveLength(1100)
+    expect(gpt.filter((r) => r.path === '')).toHaveLength(0)
+    // 1,103 requests: 1,100 shapes, 3 of them twice.
     expect(gpt.reduce((n, r) => n + r.requests, 0)).toBe(1103)
+    expect(gpt.find((r) => r.path === '/p/2')?.requests).toBe(2)
     expect(rows.find((r) => r.agent_key === 'googlebot' && r.path === '/g')?.requests).toBe(1)
   })
 })

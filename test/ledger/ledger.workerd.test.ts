@@ -86,10 +86,10 @@ describe('writeEvents: counters', () => {
     expect((await db.prepare('SELECT * FROM robots_fetches').all()).results).toEqual([
       { host: 'example.com', agent_key: 'googlebot', robots_version: 'v1', operator: 'Google', first_fetch: T0, last_fetch: T0 + 20 * MINUTE, fetches: 2 },
     ])
-    // Counted violations by rule, and disallowed requests by path (each class's group row counts its paths).
+    // Counted violations by rule, and disallowed requests by path.
     expect(await count('SELECT violations AS n FROM rules_daily WHERE rule_line = 2')).toBe(3)
     expect(await count("SELECT count(*) AS n FROM paths_daily WHERE class = 'afterFetch' AND path <> ''")).toBe(3)
-    expect(await count("SELECT paths AS n FROM paths_daily WHERE class = 'afterFetch' AND path = ''")).toBe(3)
+    expect(await count("SELECT count(*) AS n FROM paths_daily WHERE path = ''")).toBe(0)
     expect(await count("SELECT count(*) AS n FROM paths_daily WHERE class = 'allowed'")).toBe(0)
     expect((await db.prepare('SELECT agent_key, kind, operator, category, first_seen FROM agents ORDER BY agent_key').all()).results).toEqual([
       { agent_key: 'googlebot', kind: 'bot', operator: 'Google', category: 'Search Engine Crawler', first_seen: T0 },
@@ -223,16 +223,18 @@ describe('writeEvents: sampling and caps', () => {
     expect(await count("SELECT sampled AS n FROM counts_daily WHERE class = 'allowed'")).toBe(15)
   })
 
-  it('gives the first paths of a day their own row and adds up the rest under path ""', async () => {
+  it('gives the first paths of a day their own row, exactly counted, and writes nothing for the rest (the counters hold it)', async () => {
     const cap = PATH_CAP
     const events = Array.from({ length: cap + 30 }, (_, i) => judged({ time: T0 + i, path: `/admin/${i}`, allowed: false, agent: scraper }))
     await writeEvents(db, events.slice(0, 60))
     await writeEvents(db, events.slice(60))
     await writeEvents(db, [judged({ time: T0 + HOUR, path: '/admin/0', allowed: false, agent: scraper })])
     expect(await count("SELECT count(*) AS n FROM paths_daily WHERE path <> ''")).toBe(cap)
-    expect(await count("SELECT requests AS n FROM paths_daily WHERE path = ''")).toBe(30)
+    expect(await count("SELECT count(*) AS n FROM paths_daily WHERE path = ''")).toBe(0)
     expect(await count("SELECT requests AS n FROM paths_daily WHERE path = '/admin/0'")).toBe(2)
-    expect(await count('SELECT sum(requests) AS n FROM paths_daily')).toBe(cap + 31)
+    expect(await count('SELECT sum(requests) AS n FROM paths_daily')).toBe(cap + 1)
+    // The rest of the group: its counted total less its rows.
+    expect(await count("SELECT sum(requests) AS n FROM counts_hourly WHERE class = 'neverFetched'")).toBe(cap + 31)
   })
 })
 
