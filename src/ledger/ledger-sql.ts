@@ -157,19 +157,33 @@ export const UPSERT_PATHS = `WITH c AS (${DISALLOWED_FACTS}),
  * is exact). The table is bounded by its retention and a row cap, both
  * enforced by the cron (src/ledger/prune.ts). Rows under path '' are from
  * before: requests beyond the old per-day cap.
+ *
+ * A shape also carries its counted violations and the rule line they broke
+ * (migrations/0070): the cron adds them up per rule (src/ledger/rollup.ts),
+ * so no row per rule is written per batch. The rule follows from the
+ * version, the path and the agent's tokens, which a shape keeps one of, as
+ * the replay does. Requests for an hour already rolled up are not counted
+ * here but in rules_daily directly (UPSERT_LATE_RULES): the cron derives only
+ * days it has not closed.
  */
-export const UPSERT_SHAPES = `INSERT INTO shapes_daily (day, host, agent_key, robots_version, path, agent_tokens, requests, paths)
-  SELECT (value ->> '$.t' / 86400000) * 86400000, value ->> '$.h', value ->> '$.a', value ->> '$.r', value ->> '$.pa',
-    max(value ->> '$.tk'), count(*), 0
-  FROM json_each(?1) WHERE value ->> '$.q' = 1 AND value ->> '$.v' <> 'spoofed' GROUP BY 1, 2, 3, 4, 5
-  ON CONFLICT (day, host, agent_key, robots_version, path) DO UPDATE SET requests = requests + excluded.requests`
+const VIOLATES = `(c.known IS NULL AND c.cls IN (${COUNTED_SQL}) AND c.rule_line IS NOT NULL AND c.rule_type IS NOT NULL AND c.hour >= ${ROLLED_HOUR})`
+export const UPSERT_SHAPES = `WITH c AS MATERIALIZED (${FACTS} WHERE j.request = 1 AND j.verification <> 'spoofed')
+  INSERT INTO shapes_daily (day, host, agent_key, robots_version, path, agent_tokens, requests, paths, violations, rule_line, rule_type, rule_pattern)
+  SELECT c.day, c.host, c.agent_key, c.robots_version, c.path, max(c.agent_tokens), count(*), 0, sum(${VIOLATES}),
+    max(CASE WHEN ${VIOLATES} THEN c.rule_line END), max(CASE WHEN ${VIOLATES} THEN c.rule_type END),
+    max(CASE WHEN ${VIOLATES} THEN coalesce(c.rule_pattern, '') END)
+  FROM c WHERE true GROUP BY c.day, c.host, c.agent_key, c.robots_version, c.path
+  ON CONFLICT (day, host, agent_key, robots_version, path) DO UPDATE SET requests = requests + excluded.requests,
+    violations = violations + excluded.violations, rule_line = coalesce(excluded.rule_line, rule_line),
+    rule_type = coalesce(excluded.rule_type, rule_type), rule_pattern = coalesce(excluded.rule_pattern, rule_pattern)`
 
-/** The facts SQL classifies (a genuine claim's disallowed requests), classified. */
-const UNSETTLED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.c' IS NULL`)
+/** The facts SQL classifies (a genuine claim's disallowed requests) of an hour already rolled up, classified. */
+const LATE_UNSETTLED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.c' IS NULL AND (value ->> '$.t' / 3600000) * 3600000 < ${ROLLED_HOUR}`)
 
-export const UPSERT_RULES = `INSERT INTO rules_daily (day, host, robots_version, rule_line, agent_key, rule_type, rule_pattern, violations)
+/** Violations per rule of requests recorded late, for an hour already rolled up (normally none): see UPSERT_SHAPES. */
+export const UPSERT_LATE_RULES = `INSERT INTO rules_daily (day, host, robots_version, rule_line, agent_key, rule_type, rule_pattern, violations)
   SELECT day, host, robots_version, rule_line, agent_key, max(rule_type), max(coalesce(rule_pattern, '')), count(*)
-  FROM (${UNSETTLED_FACTS}) WHERE cls IN (${COUNTED_SQL}) AND rule_line IS NOT NULL AND rule_type IS NOT NULL
+  FROM (${LATE_UNSETTLED_FACTS}) WHERE cls IN (${COUNTED_SQL}) AND rule_line IS NOT NULL AND rule_type IS NOT NULL
   GROUP BY day, host, robots_version, rule_line, agent_key
   ON CONFLICT (day, host, robots_version, rule_line, agent_key) DO UPDATE SET violations = violations + excluded.violations`
 

@@ -18,7 +18,7 @@ import {
   UPSERT_LATE_TIMELINE,
   UPSERT_MINUTES,
   UPSERT_PATHS,
-  UPSERT_RULES,
+  UPSERT_LATE_RULES,
   UPSERT_SHAPES,
 } from './ledger-sql.ts'
 import { agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, VIOLATION_SAMPLE_BUDGET, toEventRow, toFact, versionDaysOf, type Fact } from './rollups.ts'
@@ -110,7 +110,7 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   const facts = JSON.stringify(factRows)
   // The per-path and per-rule statements read only the facts they count: fewer rows read.
   const disallowedFacts = disallowed ? JSON.stringify(factRows.filter((f) => f.q === 1 && f.c !== 'allowed')) : '[]'
-  const unsettledFacts = unsettled ? JSON.stringify(factRows.filter((f) => f.c === null)) : '[]'
+  const unsettledFacts = unsettled && late ? JSON.stringify(factRows.filter((f) => f.c === null)) : '[]'
   const statements = [db.prepare(TOUCH_VERSIONS).bind(JSON.stringify(versionDaysOf(events)))]
   if (raws.length > 0) statements.push(db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget.other, budget.violations))
   // Late requests first: their daily share of samples is read from counts_hourly as it was.
@@ -119,7 +119,8 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
   if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts))
   if (requests && recent) statements.push(db.prepare(UPSERT_MINUTES).bind(facts, lateBefore - 2 * HOUR_MS))
-  if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(unsettledFacts))
+  // Violations per rule come from the shapes (the cron adds them up); only late requests are written per rule.
+  if (unsettled && late) statements.push(db.prepare(UPSERT_LATE_RULES).bind(unsettledFacts))
   const groups = groupsOf(events)
   if (groups.length > 0) statements.push(db.prepare(INSERT_GROUPS).bind(JSON.stringify(groups)))
   return { statements, facts, hourly }
