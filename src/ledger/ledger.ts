@@ -5,6 +5,7 @@
  * D1Database, not the Env. Every value is bound, never spliced into SQL text.
  */
 import type { JudgedRequest } from '../core/events.ts'
+import { isCounted } from './classes.ts'
 import { crawlTimesStatement } from './crawl-times.ts'
 import {
   INSERT_GROUPS,
@@ -40,7 +41,7 @@ const EVENTS_PER_CHUNK = 200
 /** Options of writeEvents. */
 export interface WriteEventsOptions {
   /**
-   * Raw rows kept per agent, hour, host, verification and class. Default
+   * Raw rows kept per agent, hour, verification and class (over every host). Default
    * SAMPLE_BUDGET (3), and VIOLATION_SAMPLE_BUDGET (20) for counted
    * violations; when given, it is the budget of every class.
    */
@@ -62,23 +63,27 @@ function randomId(): number {
 }
 
 /**
- * Per isolate: the counter keys (agent, hour, host, verification, class)
- * whose sampling budget D1 said was spent. Their raw rows would be turned
- * away, so they are not sent at all; D1 still decides, this only saves the
- * bytes. Bounded, and only this hour's and the last's are kept.
+ * Per isolate: the sampling groups (agent, hour, verification, class) whose budget D1 said
+ * was spent. Their raw rows would be turned away, so they are not sent at
+ * all; D1 still decides, this only saves the bytes. Bounded, and only this
+ * hour's and the last's are kept.
  */
 const spent = new Set<string>()
 const MAX_SPENT = 20_000
 
-function noteSpent(keys: readonly (string | null)[], budget: string): void {
-  for (const key of keys) {
-    if (key === null) continue
+/** Marks a group spent once the raw rows its counters returned add up to its budget (other hosts' counters, not returned, only make it later). */
+function noteSpent(rows: readonly { grp: string; sampled: number }[], budget: Budget): void {
+  const kept = new Map<string, number>()
+  for (const r of rows) kept.set(r.grp, (kept.get(r.grp) ?? 0) + r.sampled)
+  for (const [grp, n] of kept) {
+    const cls = grp.slice(grp.lastIndexOf('\n') + 1)
+    if (n < (isCounted(cls) ? budget.violations : budget.other)) continue
     if (spent.size >= MAX_SPENT) spent.clear()
-    spent.add(`${budget}\n${key}`)
+    spent.add(`${budget.key}\n${grp}`)
   }
 }
 
-const spentKey = (e: JudgedRequest, cls: string, budget: string) => `${budget}\n${agentKey(e.agent)}\n${hourOf(e.time)}\n${e.host}\n${e.verification}\n${cls}`
+const spentKey = (e: JudgedRequest, cls: string, budget: string) => `${budget}\n${agentKey(e.agent)}\n${hourOf(e.time)}\n${e.verification}\n${cls}`
 
 /** The statements for one chunk, and its facts (bound again to read back the classes SQL decided). */
 function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budget: Budget): { statements: D1PreparedStatement[]; facts: string; hourly: number } {
@@ -169,10 +174,6 @@ export async function writeEvents(db: D1Database, written: readonly JudgedReques
   const times = crawlTimesStatement(db, events)
   if (times !== null) statements.push(times)
   const results = await db.batch([...statements, ...counters, ...(opts.also ?? [])])
-  for (const k of hourly)
-    noteSpent(
-      ((results[k]?.results ?? []) as { spent: string | null }[]).map((r) => r.spent),
-      budget.key,
-    )
+  for (const k of hourly) noteSpent((results[k]?.results ?? []) as { grp: string; sampled: number }[], budget)
   return written.length
 }
