@@ -160,7 +160,7 @@ const PATHS_SQL = `SELECT p.class AS cls, p.agent_key AS agentKey, p.host, p.pat
 const PATH_CLASSES = JSON.stringify([...COUNTED_CLASSES, 'spoofed', 'unknown'])
 
 const RULES_SQL = `SELECT r.host, r.robots_version AS robotsVersion, max(r.rule_type) AS type, max(r.rule_pattern) AS pattern, r.rule_line AS line,
-    sum(r.violations) AS violations, count(DISTINCT r.agent_key) AS agents
+    sum(r.violations + r.derived) AS violations, count(DISTINCT r.agent_key) AS agents
   FROM rules_daily r JOIN agents a ON a.agent_key = r.agent_key
   WHERE r.day >= ?4 AND r.day < ?5 AND (?1 IS NULL OR r.host = ?1) AND ${AGENT_FILTER} AND (?2 IS NOT NULL OR a.kind <> 'tool')
   GROUP BY r.host, r.robots_version, r.rule_line ORDER BY violations DESC, agents DESC LIMIT 10`

@@ -26,15 +26,32 @@ function classified(fields: string): string {
 /** The facts of ?1, each with its hour, day and class (`cls`). */
 const FACTS = classified(FACT_FIELDS)
 
-/** The counters' key columns joined to a grouped row `g` (hourly or daily). */
-const onKey = (t: string, g: string, time: 'hour' | 'day') =>
-  `${t}.agent_key = ${g}.agent_key AND ${t}.${time} = ${g}.${time} AND ${t}.host = ${g}.host AND ${t}.verification = ${g}.verification AND ${t}.class = ${g}.cls`
-
 /**
  * The sampling budget of a class, per agent, hour, host and verification:
  * ?3 for counted violations (the evidence the drill-down shows), ?2 for the rest.
  */
 const budgetOf = (cls: string) => `(CASE WHEN ${cls} IN (${COUNTED_SQL}) THEN ?3 ELSE ?2 END)`
+
+/**
+ * The raw rows already kept for a row `x`'s agent, hour, verification and
+ * class, over every host (its counters' `sampled`): the sampling budget is
+ * per agent, class and hour, as the report says, not per host too (issue
+ * 18: per host it kept four times as many rows on a site of four hosts).
+ * Reads the agent's counters of that hour.
+ */
+const usedBy = (x: string) =>
+  `coalesce((SELECT sum(u.sampled) FROM counts_hourly u WHERE u.agent_key = ${x}.agent_key AND u.hour = ${x}.hour AND u.verification = ${x}.verification AND u.class = ${x}.cls), 0)`
+
+/**
+ * Whether a row `x` of a batch is kept raw: within its agent, hour, verification and class,
+ * while fewer than its class's budget (budgetOf) have been (usedBy, read
+ * before this batch updates the counters, plus its rank in the batch). The
+ * raw rows (INSERT_RAW) and the counters' `sampled` (UPSERT_COUNTS_HOURLY,
+ * UPSERT_LATE_DAILY) decide it alike, on the same order of events: an
+ * isolate leaves out only whole groups whose budget
+ * is spent, where every row is turned away anyway.
+ */
+const keptOf = (x: string) => `(${usedBy(x)} + row_number() OVER (PARTITION BY ${x}.agent_key, ${x}.hour, ${x}.verification, ${x}.cls ORDER BY ${x}.i) <= ${budgetOf(`${x}.cls`)})`
 
 /** Agents as first seen; an existing row is only written to fill a gap. */
 export const UPSERT_AGENTS = `INSERT INTO agents (agent_key, agent_id, kind, operator, category, obeys_robots_txt, first_seen)
@@ -56,19 +73,13 @@ export const TOUCH_VERSIONS = `UPDATE robots_versions SET last_used = j.d
   FROM (SELECT value ->> '$.h' AS h, value ->> '$.r' AS r, value ->> '$.d' AS d FROM json_each(?1)) j
   WHERE robots_versions.host = j.h AND robots_versions.hash = j.r AND (robots_versions.last_used IS NULL OR robots_versions.last_used < j.d)`
 
-/**
- * Raw rows, sampled: within its agent, hour, host, verification and class, a
- * request is kept while fewer than its class's budget (budgetOf) have been (counts_hourly.sampled, read
- * before this batch updates it, plus its rank in the batch).
- */
+/** Raw rows, sampled: a request is kept while its agent, hour, verification and class are within their budget (keptOf). */
 export const INSERT_RAW = `INSERT INTO events (agent_key, host, counted, time, id, class, ${EVENT_COLUMNS.filter((c) => !['agent_key', 'host', 'time'].includes(c)).join(', ')})
   SELECT s.agent_key, s.host, s.cls IN (${COUNTED_SQL}), s.time, s.id, s.cls, ${EVENT_COLUMNS.filter((c) => !['agent_key', 'host', 'time'].includes(c))
     .map((c) => `s.${c}`)
     .join(', ')}
-  FROM (SELECT c.*, row_number() OVER (PARTITION BY c.agent_key, c.hour, c.host, c.verification, c.cls ORDER BY c.i) AS n
-        FROM (${classified(RAW_FIELDS)}) c) s
-  LEFT JOIN counts_hourly h ON ${onKey('h', 's', 'hour')}
-  WHERE coalesce(h.sampled, 0) + s.n <= ${budgetOf('s.cls')}
+  FROM (SELECT c.*, ${keptOf('c')} AS kept FROM (${classified(RAW_FIELDS)}) c) s
+  WHERE s.kept
   ON CONFLICT DO NOTHING`
 
 /** Hours before this are rolled up into counts_daily and timeline_hourly (src/ledger/rollup.ts). */
@@ -81,15 +92,10 @@ const LATE_FACTS = classified(`${FACT_FIELDS} WHERE (value ->> '$.t' / 3600000) 
  * up (normally none), before the hourly ones: the raw rows kept
  * (`sampled`) are worked out per hour against counts_hourly as it was.
  */
-export const UPSERT_LATE_DAILY = `WITH c AS (${LATE_FACTS}),
-  hg AS (SELECT agent_key, hour, day, host, verification, cls, count(*) AS n, sum(blocked) AS blocked, min(time) AS first, max(time) AS last,
-           sum(bytes) AS bytes, sum(page) AS pages
-         FROM c GROUP BY agent_key, hour, host, verification, cls)
+export const UPSERT_LATE_DAILY = `WITH c AS (SELECT f.*, ${keptOf('f')} AS kept FROM (${LATE_FACTS}) f)
   INSERT INTO counts_daily (agent_key, day, host, verification, class, requests, blocked, sampled, first_time, last_time, bytes, pages)
-  SELECT hg.agent_key, hg.day, hg.host, hg.verification, hg.cls, sum(hg.n), sum(hg.blocked),
-    sum(max(0, min(hg.n, ${budgetOf('hg.cls')} - coalesce(h.sampled, 0)))), min(hg.first), max(hg.last), sum(hg.bytes), sum(hg.pages)
-  FROM hg LEFT JOIN counts_hourly h ON ${onKey('h', 'hg', 'hour')}
-  WHERE true GROUP BY hg.agent_key, hg.day, hg.host, hg.verification, hg.cls
+  SELECT agent_key, day, host, verification, cls, count(*), sum(blocked), sum(kept), min(time), max(time), sum(bytes), sum(page)
+  FROM c WHERE true GROUP BY agent_key, day, host, verification, cls
   ON CONFLICT (agent_key, day, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
     blocked = blocked + excluded.blocked, sampled = sampled + excluded.sampled, bytes = bytes + excluded.bytes, pages = pages + excluded.pages,
     first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)`
@@ -114,14 +120,17 @@ export const UPSERT_MINUTES = `INSERT INTO timeline_minutes (minute, host, categ
   GROUP BY 1, 2, 3
   ON CONFLICT (minute, host, category) DO UPDATE SET requests = requests + excluded.requests, violations = violations + excluded.violations`
 
-/** Returns the keys whose sampling budget is spent, so the isolate stops sending their raw rows this hour. */
+/**
+ * Returns each counter's agent, hour, verification and class (its sampling group) and raw rows kept, so the isolate
+ * stops sending a group's raw rows this hour once they add up to its budget.
+ */
 export const UPSERT_COUNTS_HOURLY = `INSERT INTO counts_hourly (agent_key, hour, host, verification, class, requests, blocked, sampled, first_time, last_time, bytes, pages)
-  SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), min(count(*), ${budgetOf('cls')}), min(time), max(time), sum(bytes), sum(page)
-  FROM (${FACTS}) WHERE true GROUP BY agent_key, hour, host, verification, cls
+  SELECT agent_key, hour, host, verification, cls, count(*), sum(blocked), sum(kept), min(time), max(time), sum(bytes), sum(page)
+  FROM (SELECT f.*, ${keptOf('f')} AS kept FROM (${FACTS}) f) WHERE true GROUP BY agent_key, hour, host, verification, cls
   ON CONFLICT (agent_key, hour, host, verification, class) DO UPDATE SET requests = requests + excluded.requests,
-    blocked = blocked + excluded.blocked, sampled = min(${budgetOf('class')}, sampled + excluded.sampled), bytes = bytes + excluded.bytes, pages = pages + excluded.pages,
+    blocked = blocked + excluded.blocked, sampled = sampled + excluded.sampled, bytes = bytes + excluded.bytes, pages = pages + excluded.pages,
     first_time = min(first_time, excluded.first_time), last_time = max(last_time, excluded.last_time)
-  RETURNING CASE WHEN sampled >= ${budgetOf('class')} THEN agent_key || char(10) || hour || char(10) || host || char(10) || verification || char(10) || class END AS spent`
+  RETURNING agent_key || char(10) || hour || char(10) || verification || char(10) || class AS grp, sampled`
 
 /** The disallowed requests' facts (allowed ones and fetches are not counted per path), classified. */
 const DISALLOWED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.q' = 1 AND coalesce(value ->> '$.c', '') <> 'allowed'`)
@@ -157,19 +166,33 @@ export const UPSERT_PATHS = `WITH c AS (${DISALLOWED_FACTS}),
  * is exact). The table is bounded by its retention and a row cap, both
  * enforced by the cron (src/ledger/prune.ts). Rows under path '' are from
  * before: requests beyond the old per-day cap.
+ *
+ * A shape also carries its counted violations and the rule line they broke
+ * (migrations/0070): the cron adds them up per rule (src/ledger/rollup.ts),
+ * so no row per rule is written per batch. The rule follows from the
+ * version, the path and the agent's tokens, which a shape keeps one of, as
+ * the replay does. Requests for an hour already rolled up are not counted
+ * here but in rules_daily directly (UPSERT_LATE_RULES): the cron derives only
+ * days it has not closed.
  */
-export const UPSERT_SHAPES = `INSERT INTO shapes_daily (day, host, agent_key, robots_version, path, agent_tokens, requests, paths)
-  SELECT (value ->> '$.t' / 86400000) * 86400000, value ->> '$.h', value ->> '$.a', value ->> '$.r', value ->> '$.pa',
-    max(value ->> '$.tk'), count(*), 0
-  FROM json_each(?1) WHERE value ->> '$.q' = 1 AND value ->> '$.v' <> 'spoofed' GROUP BY 1, 2, 3, 4, 5
-  ON CONFLICT (day, host, agent_key, robots_version, path) DO UPDATE SET requests = requests + excluded.requests`
+const VIOLATES = `(c.known IS NULL AND c.cls IN (${COUNTED_SQL}) AND c.rule_line IS NOT NULL AND c.rule_type IS NOT NULL AND c.hour >= ${ROLLED_HOUR})`
+export const UPSERT_SHAPES = `WITH c AS MATERIALIZED (${FACTS} WHERE j.request = 1 AND j.verification <> 'spoofed')
+  INSERT INTO shapes_daily (day, host, agent_key, robots_version, path, agent_tokens, requests, paths, violations, rule_line, rule_type, rule_pattern)
+  SELECT c.day, c.host, c.agent_key, c.robots_version, c.path, max(c.agent_tokens), count(*), 0, sum(${VIOLATES}),
+    max(CASE WHEN ${VIOLATES} THEN c.rule_line END), max(CASE WHEN ${VIOLATES} THEN c.rule_type END),
+    max(CASE WHEN ${VIOLATES} THEN coalesce(c.rule_pattern, '') END)
+  FROM c WHERE true GROUP BY c.day, c.host, c.agent_key, c.robots_version, c.path
+  ON CONFLICT (day, host, agent_key, robots_version, path) DO UPDATE SET requests = requests + excluded.requests,
+    violations = violations + excluded.violations, rule_line = coalesce(excluded.rule_line, rule_line),
+    rule_type = coalesce(excluded.rule_type, rule_type), rule_pattern = coalesce(excluded.rule_pattern, rule_pattern)`
 
-/** The facts SQL classifies (a genuine claim's disallowed requests), classified. */
-const UNSETTLED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.c' IS NULL`)
+/** The facts SQL classifies (a genuine claim's disallowed requests) of an hour already rolled up, classified. */
+const LATE_UNSETTLED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.c' IS NULL AND (value ->> '$.t' / 3600000) * 3600000 < ${ROLLED_HOUR}`)
 
-export const UPSERT_RULES = `INSERT INTO rules_daily (day, host, robots_version, rule_line, agent_key, rule_type, rule_pattern, violations)
+/** Violations per rule of requests recorded late, for an hour already rolled up (normally none): see UPSERT_SHAPES. */
+export const UPSERT_LATE_RULES = `INSERT INTO rules_daily (day, host, robots_version, rule_line, agent_key, rule_type, rule_pattern, violations)
   SELECT day, host, robots_version, rule_line, agent_key, max(rule_type), max(coalesce(rule_pattern, '')), count(*)
-  FROM (${UNSETTLED_FACTS}) WHERE cls IN (${COUNTED_SQL}) AND rule_line IS NOT NULL AND rule_type IS NOT NULL
+  FROM (${LATE_UNSETTLED_FACTS}) WHERE cls IN (${COUNTED_SQL}) AND rule_line IS NOT NULL AND rule_type IS NOT NULL
   GROUP BY day, host, robots_version, rule_line, agent_key
   ON CONFLICT (day, host, robots_version, rule_line, agent_key) DO UPDATE SET violations = violations + excluded.violations`
 

@@ -5,6 +5,7 @@
  * D1Database, not the Env. Every value is bound, never spliced into SQL text.
  */
 import type { JudgedRequest } from '../core/events.ts'
+import { isCounted } from './classes.ts'
 import { crawlTimesStatement } from './crawl-times.ts'
 import {
   INSERT_GROUPS,
@@ -18,7 +19,7 @@ import {
   UPSERT_LATE_TIMELINE,
   UPSERT_MINUTES,
   UPSERT_PATHS,
-  UPSERT_RULES,
+  UPSERT_LATE_RULES,
   UPSERT_SHAPES,
 } from './ledger-sql.ts'
 import { agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, VIOLATION_SAMPLE_BUDGET, toEventRow, toFact, versionDaysOf, type Fact } from './rollups.ts'
@@ -40,7 +41,7 @@ const EVENTS_PER_CHUNK = 200
 /** Options of writeEvents. */
 export interface WriteEventsOptions {
   /**
-   * Raw rows kept per agent, hour, host, verification and class. Default
+   * Raw rows kept per agent, hour, verification and class (over every host). Default
    * SAMPLE_BUDGET (3), and VIOLATION_SAMPLE_BUDGET (20) for counted
    * violations; when given, it is the budget of every class.
    */
@@ -62,23 +63,27 @@ function randomId(): number {
 }
 
 /**
- * Per isolate: the counter keys (agent, hour, host, verification, class)
- * whose sampling budget D1 said was spent. Their raw rows would be turned
- * away, so they are not sent at all; D1 still decides, this only saves the
- * bytes. Bounded, and only this hour's and the last's are kept.
+ * Per isolate: the sampling groups (agent, hour, verification, class) whose budget D1 said
+ * was spent. Their raw rows would be turned away, so they are not sent at
+ * all; D1 still decides, this only saves the bytes. Bounded, and only this
+ * hour's and the last's are kept.
  */
 const spent = new Set<string>()
 const MAX_SPENT = 20_000
 
-function noteSpent(keys: readonly (string | null)[], budget: string): void {
-  for (const key of keys) {
-    if (key === null) continue
+/** Marks a group spent once the raw rows its counters returned add up to its budget (other hosts' counters, not returned, only make it later). */
+function noteSpent(rows: readonly { grp: string; sampled: number }[], budget: Budget): void {
+  const kept = new Map<string, number>()
+  for (const r of rows) kept.set(r.grp, (kept.get(r.grp) ?? 0) + r.sampled)
+  for (const [grp, n] of kept) {
+    const cls = grp.slice(grp.lastIndexOf('\n') + 1)
+    if (n < (isCounted(cls) ? budget.violations : budget.other)) continue
     if (spent.size >= MAX_SPENT) spent.clear()
-    spent.add(`${budget}\n${key}`)
+    spent.add(`${budget.key}\n${grp}`)
   }
 }
 
-const spentKey = (e: JudgedRequest, cls: string, budget: string) => `${budget}\n${agentKey(e.agent)}\n${hourOf(e.time)}\n${e.host}\n${e.verification}\n${cls}`
+const spentKey = (e: JudgedRequest, cls: string, budget: string) => `${budget}\n${agentKey(e.agent)}\n${hourOf(e.time)}\n${e.verification}\n${cls}`
 
 /** The statements for one chunk, and its facts (bound again to read back the classes SQL decided). */
 function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budget: Budget): { statements: D1PreparedStatement[]; facts: string; hourly: number } {
@@ -110,7 +115,7 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   const facts = JSON.stringify(factRows)
   // The per-path and per-rule statements read only the facts they count: fewer rows read.
   const disallowedFacts = disallowed ? JSON.stringify(factRows.filter((f) => f.q === 1 && f.c !== 'allowed')) : '[]'
-  const unsettledFacts = unsettled ? JSON.stringify(factRows.filter((f) => f.c === null)) : '[]'
+  const unsettledFacts = unsettled && late ? JSON.stringify(factRows.filter((f) => f.c === null)) : '[]'
   const statements = [db.prepare(TOUCH_VERSIONS).bind(JSON.stringify(versionDaysOf(events)))]
   if (raws.length > 0) statements.push(db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget.other, budget.violations))
   // Late requests first: their daily share of samples is read from counts_hourly as it was.
@@ -119,7 +124,8 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
   if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts))
   if (requests && recent) statements.push(db.prepare(UPSERT_MINUTES).bind(facts, lateBefore - 2 * HOUR_MS))
-  if (unsettled) statements.push(db.prepare(UPSERT_RULES).bind(unsettledFacts))
+  // Violations per rule come from the shapes (the cron adds them up); only late requests are written per rule.
+  if (unsettled && late) statements.push(db.prepare(UPSERT_LATE_RULES).bind(unsettledFacts))
   const groups = groupsOf(events)
   if (groups.length > 0) statements.push(db.prepare(INSERT_GROUPS).bind(JSON.stringify(groups)))
   return { statements, facts, hourly }
@@ -168,10 +174,6 @@ export async function writeEvents(db: D1Database, written: readonly JudgedReques
   const times = crawlTimesStatement(db, events)
   if (times !== null) statements.push(times)
   const results = await db.batch([...statements, ...counters, ...(opts.also ?? [])])
-  for (const k of hourly)
-    noteSpent(
-      ((results[k]?.results ?? []) as { spent: string | null }[]).map((r) => r.spent),
-      budget.key,
-    )
+  for (const k of hourly) noteSpent((results[k]?.results ?? []) as { grp: string; sampled: number }[], budget)
   return written.length
 }

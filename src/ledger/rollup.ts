@@ -4,10 +4,12 @@
  * every batch would cost a row per agent, host and class per batch; rolled
  * up, each costs one row per day (or hour). A request recorded later for an
  * hour already rolled up is added to both directly by the write path
- * (ledger_state `rolled_hour` says which hours those are).
+ * (ledger_state `rolled_hour` says which hours those are). The run also
+ * adds up the violations per rule from the request shapes (DERIVE_RULES).
  */
 import { COUNTED_SQL } from './classes.ts'
 import { HOUR_MS, hourOf } from './rollups.ts'
+import { DERIVE_RULES } from './rules-sql.ts'
 
 /** Options of rollUpLedger. */
 export interface RollUpOptions {
@@ -73,5 +75,7 @@ export async function rollUpLedger(db: D1Database, opts: RollUpOptions): Promise
     hours += (until - from) / HOUR_MS
     rolled = until
   }
+  // One transaction: RULES_DAY moves only with the derivation that covers the days it leaves.
+  await db.batch(DERIVE_RULES.map((sql) => db.prepare(sql)))
   return { rolledHour: rolled, hours }
 }

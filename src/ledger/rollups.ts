@@ -14,9 +14,9 @@ const MAX_PATH = 2048
 const MAX_USER_AGENT = 512
 
 /**
- * Raw rows kept per agent, hour, host, verification and class; beyond it
- * requests are counted, not kept (every count comes from the counters). 3
- * an hour is 72 samples a day for each agent, host and class: enough for the
+ * Raw rows kept per agent, hour, verification and class, over every host;
+ * beyond it requests are counted, not kept (every count comes from the
+ * counters). 3 an hour is 72 samples a day for each agent and class: enough for the
  * drill-down's latest requests, and a bound on what is written and stored
  * (issue 18: 200 kept nearly every event of a busy site's varied traffic).
  */

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { analyticsEngineReportSql, getAnalyticsEngineJudgedReport } from '../../src/admin/ae-report.ts'
 import { getReport } from '../../src/admin/queries.ts'
 import type { Report } from '../../src/admin/types.ts'
-import { recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
+import { recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/ledger/ledger.ts'
 import { toDataPoint } from '../../src/ledger/analytics-engine.ts'
 import type { JudgedRequest } from '../../src/core/events.ts'
 import { DAY, HOUR, MINUTE, T0, fetched, googlebot, gptbot, judged, scraper } from '../support/report-fixtures.ts'
@@ -137,6 +137,8 @@ describe('the Analytics Engine report', () => {
       await writeEvents(db, [e])
       points.push(point(e))
     }
+    // The cron adds up the violations per rule from the request shapes.
+    await rollUpLedger(db, { now: T0 })
     const d1 = await getReport(db, RANGE)
     const ae = await getAnalyticsEngineJudgedReport({ accountId: 'a', apiToken: 't', dataset: 'robots_edge_events', fetch: sqlApi(points) }, RANGE, {
       texts: async () => new Map([['v1', 'User-agent: *\nDisallow: /admin/\n']]),

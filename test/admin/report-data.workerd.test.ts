@@ -6,7 +6,7 @@ import type { JudgedRequest } from '../../src/core/events.ts'
 import { toCsv } from '../../src/admin/csv.ts'
 import { getAgentRequests, getReport } from '../../src/admin/queries.ts'
 import type { AgentReport, Report } from '../../src/admin/types.ts'
-import { recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
+import { recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/ledger/ledger.ts'
 import { DAY, HOUR, MINUTE, T0, ccbot, fetched, googlebot, googlebotImage, gptbot, judged, scraper } from '../support/report-fixtures.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
 
@@ -177,6 +177,8 @@ describe('getReport: rules, paths, timeline', () => {
       judged({ agent: gptbot, time: T0 + 31 * HOUR, path: '/admin/a', allowed: false, robotsVersion: 'v2' }),
       judged({ agent: gptbot, time: T0 + 31 * HOUR + 1, path: '/drafts/z', allowed: false, rule: DRAFTS, robotsVersion: 'v2' }),
     ])
+    // The cron adds up the violations per rule from the request shapes.
+    await rollUpLedger(db, { now: T0 })
     // Two days: an hourly timeline (over a week it is daily).
     const report = await getReport(db, { since: T0 + DAY, until: T0 + 3 * DAY })
     expect(report.timelineBin).toBe(HOUR)

@@ -87,7 +87,10 @@ describe('writeEvents: counters', () => {
       { host: 'example.com', agent_key: 'googlebot', robots_version: 'v1', operator: 'Google', first_fetch: T0, last_fetch: T0 + 20 * MINUTE, fetches: 2 },
     ])
     // Counted violations by rule, and disallowed requests by path.
-    expect(await count('SELECT violations AS n FROM rules_daily WHERE rule_line = 2')).toBe(3)
+    // Violations per rule: none written per batch; the cron adds them up from the request shapes (migrations/0070).
+    expect(await count('SELECT count(*) AS n FROM rules_daily')).toBe(0)
+    await rollUpLedger(db, { now: T0 })
+    expect(await count('SELECT violations + derived AS n FROM rules_daily WHERE rule_line = 2')).toBe(3)
     expect(await count("SELECT count(*) AS n FROM paths_daily WHERE class = 'afterFetch' AND path <> ''")).toBe(3)
     expect(await count("SELECT count(*) AS n FROM paths_daily WHERE path = ''")).toBe(0)
     expect(await count("SELECT count(*) AS n FROM paths_daily WHERE class = 'allowed'")).toBe(0)
@@ -221,6 +224,25 @@ describe('writeEvents: sampling and caps', () => {
     ])
     await rollUpLedger(db, { now: T0 + DAY })
     expect(await count("SELECT sampled AS n FROM counts_daily WHERE class = 'allowed'")).toBe(15)
+  })
+
+  it('shares the budget of an agent, hour, verification and class over every host: the raw rows and each counter sampled agree', async () => {
+    const on = (host: string, n: number, offset: number) => Array.from({ length: n }, (_, i) => judged({ host, time: T0 + offset + i, path: `/p/${host}/${i}` }))
+    // Interleaved hosts in one call, then another call: 4 kept of 9, over both hosts, in the order they came.
+    await writeEvents(db, [...on('a.example', 2, 0), ...on('b.example', 3, 10), ...on('a.example', 1, 20)], { sampleBudget: 4 })
+    await writeEvents(db, [...on('b.example', 2, 30), ...on('a.example', 1, 40)], { sampleBudget: 4 })
+    // Another verification is its own group.
+    await writeEvents(db, [judged({ host: 'b.example', time: T0 + 50, verification: 'unverified' })], { sampleBudget: 4 })
+    expect((await db.prepare('SELECT host, verification, requests, sampled FROM counts_hourly ORDER BY host, verification').all()).results).toEqual([
+      { host: 'a.example', verification: 'verified', requests: 4, sampled: 2 },
+      { host: 'b.example', verification: 'unverified', requests: 1, sampled: 1 },
+      { host: 'b.example', verification: 'verified', requests: 5, sampled: 2 },
+    ])
+    expect((await db.prepare('SELECT host, count(*) AS n FROM events GROUP BY host ORDER BY host').all()).results).toEqual([
+      { host: 'a.example', n: 2 },
+      { host: 'b.example', n: 3 },
+    ])
+    expect(await count('SELECT sum(requests) AS n FROM counts_hourly')).toBe(10)
   })
 
   it('gives the first paths of a day their own row, exactly counted, and writes nothing for the rest (the counters hold it)', async () => {

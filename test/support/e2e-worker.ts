@@ -11,6 +11,7 @@ import { dirname } from 'node:path'
 import { Miniflare } from 'miniflare'
 import { unstable_readConfig } from 'wrangler'
 import { bundledWorker, LOCAL, migrationStatements } from '../../dev/miniflare.ts'
+import { DERIVE_RULES } from '../../src/ledger/rules-sql.ts'
 import { builtWorkers } from './built-workers.ts'
 
 export interface RunningWorker {
@@ -24,6 +25,8 @@ export interface RunningWorker {
   batch(statements: readonly { sql: string; params: readonly (string | number)[] }[]): Promise<void>
   /** Writes entries into the Worker's ROBOTS_KV, as the cron (or `wrangler kv bulk put`) would. */
   putKv(entries: readonly { key: string; value: string; metadata?: unknown }[]): Promise<void>
+  /** What the hourly cron's roll-up adds up for the report's most violated rules (src/ledger/rules-sql.ts). */
+  deriveRules(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -86,6 +89,9 @@ export async function startBuiltWorker(secrets: { ROBOTS_ADMIN_TOKEN: string; IP
     async putKv(entries) {
       const kv = (await mf.getKVNamespace('ROBOTS_KV')) as unknown as { put(key: string, value: string, options: { metadata?: unknown }): Promise<void> }
       for (const { key, value, metadata } of entries) await kv.put(key, value, metadata === undefined ? {} : { metadata })
+    },
+    async deriveRules() {
+      await db.batch(DERIVE_RULES.map((sql) => db.prepare(sql)))
     },
     async stop() {
       await mf.dispose()

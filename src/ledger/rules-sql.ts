@@ -1,0 +1,30 @@
+/**
+ * The cron's sum of violations per rule (migrations/0070), in SQL only: run
+ * by rollUpLedger (src/ledger/rollup.ts) and by tests that run the built Workers.
+ */
+/** The first day whose violations per rule are still derived from the shapes (migrations/0070). */
+const RULES_DAY = "coalesce((SELECT value FROM ledger_state WHERE name = 'rules_day'), 0)"
+
+/**
+ * Violations per rule (rules_daily.derived), added up again from the shapes
+ * (src/ledger/ledger-sql.ts UPSERT_SHAPES) for every day from RULES_DAY on:
+ * absolute, so a run that stops half way or runs twice never counts twice.
+ * A shape's violations only grow, so a total only grows: a lower one means
+ * the shapes were pruned (their own retention), and the total is kept.
+ * Then RULES_DAY moves to the day of the first hour not rolled up: a request
+ * for an earlier hour is late from then on and is counted in
+ * rules_daily.violations as it is written, never in a shape. Reads the
+ * shapes of those days (normally today's and yesterday's), writes a row per
+ * rule, agent and day that changed.
+ */
+const DERIVE = `INSERT INTO rules_daily (day, host, robots_version, rule_line, agent_key, rule_type, rule_pattern, violations, derived)
+  SELECT day, host, robots_version, rule_line, agent_key, max(rule_type), max(coalesce(rule_pattern, '')), 0, sum(violations)
+  FROM shapes_daily WHERE day >= ${RULES_DAY} AND violations > 0 AND rule_line IS NOT NULL
+  GROUP BY day, host, robots_version, rule_line, agent_key
+  ON CONFLICT (day, host, robots_version, rule_line, agent_key) DO UPDATE SET derived = excluded.derived WHERE excluded.derived > derived`
+const CLOSE = `INSERT INTO ledger_state (name, value)
+  SELECT 'rules_day', (coalesce((SELECT value FROM ledger_state WHERE name = 'rolled_hour'), 0) / 86400000) * 86400000 WHERE true
+  ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)`
+
+/** The statements of the sum, in order, for one batch (one transaction): RULES_DAY moves only with the sum that covers the days it leaves. */
+export const DERIVE_RULES: readonly string[] = [DERIVE, CLOSE]
