@@ -109,6 +109,8 @@ export interface LoadtestResult {
 const P99_GROWTH = 10
 const P99_FLOOR_MS = 50
 const TIMEOUT_S = 10
+/** On the queue path, how long the count must rest after the ramp: the edge's gathering (1 s) and the queue's batch timeout (1 s here), with room for a busy machine. */
+const RAMP_QUIET_QUEUE_MS = 5000
 
 /** Per-template answers, counted as they arrive. */
 class Tally {
@@ -163,13 +165,17 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
 
-async function ramp(url: string, templates: readonly Template[], steps: readonly number[], stepSeconds: number, print: (line: string) => void): Promise<Step[]> {
-  await fire({ url, connections: 4, duration: 1, requests: new Tally(templates).requests() }) // warm-up: JIT, first D1 writes
+/** The ramp's steps, and the requests it had answered that the Worker records (warm-up included): the ledger must hold them before the measured phase counts from it. */
+async function ramp(url: string, templates: readonly Template[], steps: readonly number[], stepSeconds: number, print: (line: string) => void): Promise<{ steps: Step[]; recorded: number }> {
+  const warmUp = new Tally(templates)
+  await fire({ url, connections: 4, duration: 1, requests: warmUp.requests() }) // warm-up: JIT, first D1 writes
+  let recorded = warmUp.sum((t) => t.recorded)
   const out: Step[] = []
   for (const connections of steps) {
     const tally = new Tally(templates)
     const latencies: number[] = []
     const { result } = await fire({ url, connections, duration: stepSeconds, requests: tally.requests() }, latencies, (stepSeconds + 30) * 1000)
+    recorded += tally.sum((t) => t.recorded)
     latencies.sort((a, b) => a - b)
     const [p50, p99] = [percentile(latencies, 50), percentile(latencies, 99)]
     const errors = result.errors + total(tally.unexpected())
@@ -181,7 +187,7 @@ async function ramp(url: string, templates: readonly Template[], steps: readonly
     )
     if (!step.healthy) break
   }
-  return out
+  return { steps: out, recorded }
 }
 
 /** The connection count to measure at: the fewest that reach 95% of the best healthy throughput. */
@@ -276,7 +282,7 @@ export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult
     print(`Ramp (${options.stepSeconds ?? 3} s per step, after 1 s of warm-up):`)
     print('  connections   req/s  p50 ms  p99 ms  errors')
     const forced = options.connections
-    const steps = await ramp(worker.url, templates, forced === undefined ? (options.steps ?? [1, 2, 4, 8, 16, 32]) : [forced], options.stepSeconds ?? 3, print)
+    const { steps, recorded: rampRecorded } = await ramp(worker.url, templates, forced === undefined ? (options.steps ?? [1, 2, 4, 8, 16, 32]) : [forced], options.stepSeconds ?? 3, print)
     const connections = forced ?? chooseConnections(steps)
     const estimate = steps.find((s) => s.connections === connections)?.rps ?? 100
     print(
@@ -284,7 +290,13 @@ export async function loadtest(options: LoadtestOptions): Promise<LoadtestResult
     )
 
     // The ramp's events are not part of the count: wait for them, then note where the ledger stands.
-    await waitForLedger(worker.db, { stableMs: 1500 })
+    // A count that merely stops moving is not enough on the queue path: the edge gathers its events
+    // for a second before it sends them, and the queue a second more before its consumer writes them,
+    // so the ramp's last events could land after this baseline and be counted as the measured phase's
+    // (a surplus of a few hundred once). First every request the ramp had answered, then a quiet
+    // window longer than that pipeline, for those answered as autocannon stopped (not in its tally).
+    await waitForLedger(worker.db, { expected: rampRecorded, stableMs: options.queue ? 20_000 : 3000, timeoutMs: 60_000 })
+    await waitForLedger(worker.db, { stableMs: options.queue ? RAMP_QUIET_QUEUE_MS : 1500 })
     const fetchesBefore = await countEvents(worker.db, 'robotsTxt')
     const before = await countEvents(worker.db)
     print('')

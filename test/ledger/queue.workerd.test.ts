@@ -86,6 +86,23 @@ describe('the consumer', () => {
     expect(await requests()).toBe(4)
   })
 
+  it("counts a request once, never its streamed bytes' or a referral's events, also when their messages come back", async () => {
+    // The loadtest's sequence on the queue path: each crawler request's event, and its body's bytes in
+    // a later message once streamed; a person's referral; then, D1 locked, the batch handed back and
+    // delivered again, with the counter-only message first this time.
+    const consumer = createLedgerConsumer({ log: quiet })
+    const request = judged({ time: T0, page: true })
+    const first = message([request, { ...request, type: 'referral', path: '', userAgent: '', referrer: 'claude.ai' }])
+    const counters = message([{ ...request, type: 'bytes', bytes: 10 }])
+    expect(await consumer.consume(batchOf([first]).batch, db)).toMatchObject({ applied: 1, events: 2 })
+    expect(await consumer.consume(batchOf([counters]).batch, db)).toMatchObject({ applied: 1, events: 1 })
+    expect(await consumer.consume(batchOf([counters, first], 'robots-edge-ledger', 2).batch, db)).toMatchObject({ applied: 0, events: 0, duplicates: 2 })
+    expect(await requests()).toBe(1)
+    expect(await count('SELECT coalesce(sum(bytes), 0) AS n FROM counts_hourly')).toBe(10)
+    expect(await count('SELECT coalesce(sum(visits), 0) AS n FROM referrals_daily')).toBe(1)
+    expect(await count('SELECT count(*) AS n FROM ledger_queue_applied')).toBe(2)
+  })
+
   it('an id applied by another consumer meanwhile fails the transaction, and the message is skipped on its next delivery', async () => {
     const consumer = createLedgerConsumer({ log: quiet })
     const body = message([judged({ time: T0 })])
