@@ -110,6 +110,13 @@ export const SEND_EVENTS = 80
 const MAX_WRITE = 1000
 /** A writer holding the recorder longer than this was cut off (its request's waitUntil ended mid-write). */
 const LEASE_MS = 45_000
+/**
+ * Past maxDrainMs, a writer whose writes succeed goes on without gathering
+ * until nothing waits, for at most this long more (still within waitUntil's
+ * 30 s): events left behind would wait for a next request that may never
+ * come, and an isolate evicted meanwhile would lose them unseen.
+ */
+const SWEEP_MS = 10_000
 /** While D1 is down, the KV stash is rewritten at most this often. */
 const STASH_EVERY_MS = 10_000
 /** Robots.txt versions remembered as stored; the set starts over beyond it (a version write is an idempotent upsert). */
@@ -320,8 +327,9 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
   async function drain(me: NonNullable<typeof writer>): Promise<void> {
     const started = now()
     let delay = firstRetry
+    let overtime = false
     while (writer === me) {
-      if (opts.queue && backlog.length < GATHER_BELOW) await sleep(QUEUE_GATHER_MS)
+      if (opts.queue && !overtime && backlog.length < GATHER_BELOW) await sleep(QUEUE_GATHER_MS)
       const batch = backlog.take(opts.queue ? SEND_EVENTS : MAX_WRITE)
       me.batch = batch
       let ok = true
@@ -349,7 +357,7 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
         delay = firstRetry
         await recover()
         if (backlog.length === 0 && versions.size === 0) break
-        if (backlog.length < GATHER_BELOW) await sleep(GATHER_MS)
+        if (!overtime && backlog.length < GATHER_BELOW) await sleep(GATHER_MS)
       } else {
         await journal?.sync()
         await stash(false)
@@ -357,7 +365,10 @@ export function createRecorder(getDb: () => D1Database, opts: RecorderOptions = 
         await backoff(delay)
         delay = Math.min(delay * 2, longestRetry)
       }
-      if (now() - started >= maxDrainMs) break
+      if (now() - started >= maxDrainMs) {
+        if (!ok || now() - started >= maxDrainMs + SWEEP_MS) break
+        overtime = true
+      }
     }
     // Handing over with an outage under way: the next request's flush takes the backlog.
     if (episode?.failing && backlog.held > 0) await stash(true)

@@ -240,6 +240,24 @@ describe('the recorder on the queue path', () => {
     expect(await count("SELECT count(*) AS n FROM robots_versions WHERE hash = 'v1'")).toBe(1)
   })
 
+  it('past its drain time, sends what is left at once rather than leave it for a request that may never come', async () => {
+    const { queue, sent } = fakeQueue()
+    const { db: counted } = switchableDb()
+    // Each send takes longer than the whole drain time: the old writer stopped after its first send with 220 events left.
+    const slow = {
+      send: queue.send,
+      sendBatch: async (messages: Iterable<MessageSendRequest<LedgerMessage>>) => {
+        await new Promise((r) => setTimeout(r, 30))
+        return queue.sendBatch(messages)
+      },
+    } as unknown as Queue<LedgerMessage>
+    const recorder = createRecorder(() => counted, { queue: queueSink(slow, true), batchSize: 1000, maxDrainMs: 10, log: quiet })
+    for (let i = 0; i < 300; i++) recorder.record(judged({ time: T0 + i, path: `/p/${i}` }))
+    await recorder.flush()
+    expect(sent.flat().reduce((n, m) => n + m.events.length, 0)).toBe(300)
+    expect(recorder.stats).toMatchObject({ recorded: 300, written: 300, dropped: 0, buffered: 0 })
+  })
+
   it('writes to D1 directly what the queue refuses, and says so once', async () => {
     const { queue, sent, state } = fakeQueue()
     state.down = true
