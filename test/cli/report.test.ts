@@ -25,6 +25,8 @@ interface LedgerModule {
   writeEvents(db: unknown, events: readonly JudgedRequest[]): Promise<number>
 }
 const LEDGER_MODULE = new URL('../../src/ledger/ledger.ts', import.meta.url).href
+/** The statements the hourly cron runs to add up the most violated rules (src/ledger/rules-sql.ts). */
+const RULES_MODULE = new URL('../../src/ledger/rules-sql.ts', import.meta.url).href
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'robots-edge-report-'))
@@ -48,6 +50,9 @@ beforeAll(async () => {
       .prepare('INSERT INTO ledger_losses (id, from_time, to_time, events, recorded_at) VALUES (?, ?, ?, ?, ?)')
       .bind('a1b2c3d4-1', now - 3 * HOUR, now - 3 * HOUR + 600_000, 1234, now)
       .run()
+    // The cron's upkeep adds up the rules from the shapes written (src/ledger/rules-sql.ts).
+    const { DERIVE_RULES } = (await import(RULES_MODULE)) as { DERIVE_RULES: readonly string[] }
+    for (const sql of DERIVE_RULES) await db.prepare(sql).bind().run()
   } finally {
     await proxy.dispose()
   }
