@@ -257,7 +257,7 @@ function worstFirst(a: AgentImpact, b: AgentImpact): number {
 
 /** What a replay could not judge again, and why. */
 export interface EstimateFacts {
-  /** Requests recorded beyond SHAPE_CAP distinct paths per agent, host and day before issue 18's upgrade (not replayed). */
+  /** Requests recorded beyond SHAPE_CAP distinct paths per agent, host and day before shapes were kept uncapped (rows under path '', not replayed). */
   readonly beyondCap: number
   readonly shapeCap: number
   /** Requests whose shapes were beyond the most one replay reads (not replayed). */

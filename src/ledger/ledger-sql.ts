@@ -139,7 +139,7 @@ const DISALLOWED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.q' = 1 AN
  * Paths of disallowed requests: a path new to its group (class, day, host,
  * agent, verification) gets a row while the group holds fewer than ?2 paths
  * (counted from its rows: at most ?2 read), most requested first; beyond it
- * the requests are not written here at all (issue 18): the counters hold
+ * the requests are not written here at all (a row per path would make the report's reads grow with paths): the counters hold
  * every request, so the rest of a group is their total less its rows. Rows
  * under version '' and path '' are from before, when the rest was written.
  */
@@ -162,7 +162,7 @@ export const UPSERT_PATHS = `WITH c AS (${DISALLOWED_FACTS}),
 /**
  * Request shapes for a replay: every genuine claim's judged request
  * (spoofed ones are not the agent they name), counted per day, host, agent,
- * version and path, every path its own row (issue 18: no cap, so a replay
+ * version and path, every path its own row (no cap, so a replay
  * is exact). The table is bounded by its retention and a row cap, both
  * enforced by the cron (src/ledger/prune.ts). Rows under path '' are from
  * before: requests beyond the old per-day cap.

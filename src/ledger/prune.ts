@@ -129,7 +129,7 @@ const DELETE_LOSSES = `DELETE FROM ledger_losses WHERE id IN (SELECT id FROM led
 
 /**
  * The first day kept so that at most `cap` shape rows remain (0: all fit).
- * Shapes are not capped when written (issue 18), so this is their bound
+ * Shapes are not capped when written (a cap would make the replay a guess), so this is their bound
  * beside the retention: it reads the table's keys once per run.
  */
 async function shapeCutoff(db: D1Database, from: number, cap: number): Promise<number> {

@@ -18,7 +18,8 @@ const MAX_USER_AGENT = 512
  * beyond it requests are counted, not kept (every count comes from the
  * counters). 3 an hour is 72 samples a day for each agent and class: enough for the
  * drill-down's latest requests, and a bound on what is written and stored
- * (issue 18: 200 kept nearly every event of a busy site's varied traffic).
+ * (the earlier 200 an hour kept nearly every event of a busy site's varied
+ * traffic, most of the bytes written).
  */
 export const SAMPLE_BUDGET = 3
 /**
@@ -31,11 +32,11 @@ export const VIOLATION_SAMPLE_BUDGET = 20
  * paths_daily, per day, host, agent, verification and class; further paths
  * are added up under path ''. The report reads these rows for each agent's
  * example paths and the most violated paths, so the cap bounds what a
- * report reads per agent, host and day (issue 18), whatever the paths.
+ * report reads per agent, host and day, whatever the paths.
  */
 export const PATH_CAP = 3
 /**
- * The old cap on distinct shapes per agent, host and day (before issue 18).
+ * The old cap on distinct shapes per agent, host and day (before shapes were kept uncapped).
  * Shapes are no longer capped when written: rows under path '' hold the
  * requests recorded beyond it before the upgrade, which a replay counts as
  * not replayed.
