@@ -46,6 +46,7 @@ const HEADER = [
   'referred',
   'crawl_to_refer',
 ] as const
+type Column = (typeof HEADER)[number]
 
 /** Characters a spreadsheet reads as the start of a formula (OWASP's list: = + - @, tab, carriage return). */
 const FORMULA_START = /^[=+\-@\t\r]/
@@ -116,47 +117,38 @@ export function toCsv(report: Report): string {
       null,
     ])
   }
+  /** A row from the cells it has, by column name: every other column is empty, wherever columns are appended. */
+  const named = (cells: Partial<Record<Column, Cell>>): Cell[] => HEADER.map((column) => cells[column] ?? null)
   const claims = (section: string, verdict: string) => (s: SpoofReport) => {
-    rows.push([
-      section,
-      s.agentKey,
-      s.operator,
-      null,
-      verdict,
-      null,
-      s.requests,
-      s.violations,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      time(s.firstViolation),
-      time(s.lastViolation),
-      null,
-      null,
-      0,
-      s.examplePaths.join(' '),
-      null,
-      null,
-      time(s.lastSeen),
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-    ])
+    rows.push(
+      named({
+        section,
+        agent: s.agentKey,
+        operator: s.operator,
+        verdict,
+        requests: s.requests,
+        disallowed: s.violations,
+        first_violation: time(s.firstViolation),
+        last_violation: time(s.lastViolation),
+        verified_share: 0,
+        example_paths: s.examplePaths.join(' '),
+        last_seen: time(s.lastSeen),
+      }),
+    )
   }
   // One row per operator: its crawlers' requests, bytes and pages, and what its products referred back.
   const operator = (o: OperatorReport) => {
-    const blank = Array<null>(HEADER.length - 11).fill(null)
-    rows.push(['operator', null, o.operator, null, null, null, o.requests, ...blank, o.bytes, o.crawled, o.referred, o.crawlToRefer === null ? null : Math.round(o.crawlToRefer * 100) / 100])
+    rows.push(
+      named({
+        section: 'operator',
+        operator: o.operator,
+        requests: o.requests,
+        bytes: o.bytes,
+        pages: o.crawled,
+        referred: o.referred,
+        crawl_to_refer: o.crawlToRefer === null ? null : Math.round(o.crawlToRefer * 100) / 100,
+      }),
+    )
   }
   report.agents.forEach(judged('agent'))
   report.tools.forEach(judged('tool'))
