@@ -10,7 +10,7 @@
 import type { EventAgent, JudgedRequest, Verification } from '../../src/core/events.ts'
 import { compileRobotsTxt, type RobotsMatcher } from '../../src/core/robots/index.ts'
 import { rng } from '../../dev/harness.ts'
-import { SPAN, START, type Truth, type Workload } from './workload.ts'
+import { SPAN, START, type Spec, type Workload, workloadKit } from './workload.ts'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -29,18 +29,6 @@ export const VARIED_VERSIONS = [
 const HOSTS = ['a.example', 'b.example', 'c.example', 'd.example'] as const
 const NEW_HOST = 'd.example'
 const NEW_HOST_FROM = START + 4 * DAY
-
-type Behaviour = 'complies' | 'ignores' | 'never' | 'stale' | 'isolated'
-
-interface Spec {
-  readonly agent: EventAgent
-  readonly weight: number
-  readonly behaviour: Behaviour
-  readonly rate: number
-  readonly verification: Verification
-  readonly section: 'agents' | 'tools' | 'spoofed' | 'unchecked'
-  readonly expected?: string
-}
 
 const bot = (id: string, category: string): EventAgent => ({ id, tokens: [id], kind: 'bot', operator: `Operator of ${id}`, category, obeysRobotsTxt: true })
 const CATEGORIES = ['AI Crawler', 'Search Engine Crawler', 'AI Search', 'Search Engine Optimization', 'Page Preview']
@@ -84,52 +72,13 @@ function versionAt(host: string, time: number): string {
 /** The varied week of `total` events, the same stream for the same seed; `pairs` counts distinct violating (agent, path) pairs so far. */
 export function createVariedWorkload(total: number, seed = 18): Workload & { readonly pairs: number } {
   const random = rng(seed)
-  const weights = VARIED_AGENTS.reduce((n, a) => n + a.weight, 0)
   const known = new Map<string, { hash: string; at: number }>()
   const seen = new Map<Spec, number>()
-  const truth = new Map<string, Truth>()
+  const { truth, keyOf, spec, tally, event } = workloadKit(VARIED_AGENTS, random, matchers, versionAt)
   const pairs = new Set<string>()
-  const expected = new Map(VARIED_AGENTS.filter((a) => a.expected).map((a) => [`${a.section}\n${a.agent.id ?? a.agent.tokens[0]}`, a.expected!]))
+  const expected = new Map(VARIED_AGENTS.filter((a) => a.expected).map((a) => [keyOf(a), a.expected!]))
   let i = 0
   const int = (n: number) => Math.floor(random() * n)
-
-  function spec(): Spec {
-    let r = random() * weights
-    for (const a of VARIED_AGENTS) if ((r -= a.weight) < 0) return a
-    return VARIED_AGENTS[0]!
-  }
-
-  function tally(a: Spec): Truth {
-    const key = `${a.section}\n${a.agent.id ?? a.agent.tokens[0]}`
-    let t = truth.get(key)
-    if (!t) truth.set(key, (t = { requests: 0, counted: 0, excused: 0, fetches: 0 }))
-    return t
-  }
-
-  function event(a: Spec, host: string, time: number, path: string | null): JudgedRequest {
-    const hash = versionAt(host, time)
-    const verdict = path === null ? { allowed: true, group: null, rule: null } : matchers.get(hash)!.check(a.agent.tokens, path)
-    return {
-      type: path === null ? 'robots-txt' : 'request',
-      time,
-      host,
-      method: 'GET',
-      path: path ?? '/robots.txt',
-      userAgent: `Mozilla/5.0 (compatible; ${a.agent.tokens[0]}/1.0)`,
-      agent: a.agent,
-      verification: a.verification,
-      group: verdict.group,
-      allowed: verdict.allowed,
-      rule: verdict.rule,
-      mode: 'log',
-      action: 'pass',
-      status: 0,
-      robotsVersion: hash,
-      country: 'US',
-      asn: 64500,
-      ipHash: (a.agent.tokens[0] ?? 'x').padEnd(16, '0').slice(0, 16),
-    }
-  }
 
   const allowedPath = () => {
     const r = random()

@@ -39,7 +39,8 @@ type Behaviour = 'complies' | 'ignores' | 'never' | 'stale' | 'isolated' | 'quie
 /** Which part of the report an agent's requests land in. */
 export type Section = 'agents' | 'tools' | 'spoofed' | 'unchecked'
 
-interface Spec {
+/** One simulated agent: who it is, how often it comes, how it behaves, and the verdict it is built to earn. */
+export interface Spec {
   readonly agent: EventAgent
   readonly weight: number
   readonly behaviour: Behaviour
@@ -116,6 +117,56 @@ export interface Workload {
 
 const matchers = new Map<string, RobotsMatcher>(VERSIONS.map((v) => [v.hash, compileRobotsTxt(v.text)]))
 
+/**
+ * What both workloads share: picking an agent by weight, its ground truth
+ * (keyed `section\nagentKey`), and its event judged by the real engine
+ * against the version in force.
+ */
+export function workloadKit(specs: readonly Spec[], random: () => number, versions: ReadonlyMap<string, RobotsMatcher>, versionAt: (host: string, time: number) => string) {
+  const weights = specs.reduce((n, a) => n + a.weight, 0)
+  const truth = new Map<string, Truth>()
+  const keyOf = (a: Spec) => `${a.section}\n${a.agent.id ?? a.agent.tokens[0]}`
+  return {
+    truth,
+    keyOf,
+    spec(): Spec {
+      let r = random() * weights
+      for (const a of specs) if ((r -= a.weight) < 0) return a
+      return specs[0]!
+    },
+    tally(a: Spec): Truth {
+      const key = keyOf(a)
+      let t = truth.get(key)
+      if (!t) truth.set(key, (t = { requests: 0, counted: 0, excused: 0, fetches: 0 }))
+      return t
+    },
+    event(a: Spec, host: string, time: number, path: string | null): JudgedRequest {
+      const hash = versionAt(host, time)
+      const verdict = path === null ? { allowed: true, group: null, rule: null } : versions.get(hash)!.check(a.agent.tokens, path)
+      return {
+        type: path === null ? 'robots-txt' : 'request',
+        time,
+        host,
+        method: 'GET',
+        path: path ?? '/robots.txt',
+        userAgent: `Mozilla/5.0 (compatible; ${a.agent.tokens[0]}/1.0)`,
+        agent: a.agent,
+        verification: a.verification,
+        group: verdict.group,
+        allowed: verdict.allowed,
+        rule: verdict.rule,
+        mode: 'log',
+        action: 'pass',
+        status: 0,
+        robotsVersion: hash,
+        country: 'US',
+        asn: 64500,
+        ipHash: (a.agent.tokens[0] ?? 'x').padEnd(16, '0').slice(0, 16),
+      }
+    },
+  }
+}
+
 function versionAt(host: string, time: number): string {
   let hash = ''
   for (const v of VERSIONS) if (v.host === host && v.time <= time) hash = v.hash
@@ -125,51 +176,12 @@ function versionAt(host: string, time: number): string {
 /** A week of `total` events (robots.txt fetches included), the same stream for the same seed. */
 export function createWorkload(total: number, seed = 9): Workload {
   const random = rng(seed)
-  const weights = AGENTS.reduce((n, a) => n + a.weight, 0)
   const known = new Map<string, { hash: string; at: number }>()
   const seen = new Map<Spec, number>()
-  const truth = new Map<string, Truth>()
-  const expected = new Map(AGENTS.filter((a) => a.expected).map((a) => [`${a.section}\n${a.agent.id ?? a.agent.tokens[0]}`, a.expected!]))
+  const { truth, keyOf, spec, tally, event } = workloadKit(AGENTS, random, matchers, versionAt)
+  const expected = new Map(AGENTS.filter((a) => a.expected).map((a) => [keyOf(a), a.expected!]))
   let i = 0
   const pickFrom = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!
-
-  function spec(): Spec {
-    let r = random() * weights
-    for (const a of AGENTS) if ((r -= a.weight) < 0) return a
-    return AGENTS[0]!
-  }
-
-  function tally(a: Spec): Truth {
-    const key = `${a.section}\n${a.agent.id ?? a.agent.tokens[0]}`
-    let t = truth.get(key)
-    if (!t) truth.set(key, (t = { requests: 0, counted: 0, excused: 0, fetches: 0 }))
-    return t
-  }
-
-  function event(a: Spec, host: string, time: number, path: string | null): JudgedRequest {
-    const hash = versionAt(host, time)
-    const verdict = path === null ? { allowed: true, group: null, rule: null } : matchers.get(hash)!.check(a.agent.tokens, path)
-    return {
-      type: path === null ? 'robots-txt' : 'request',
-      time,
-      host,
-      method: 'GET',
-      path: path ?? '/robots.txt',
-      userAgent: `Mozilla/5.0 (compatible; ${a.agent.tokens[0]}/1.0)`,
-      agent: a.agent,
-      verification: a.verification,
-      group: verdict.group,
-      allowed: verdict.allowed,
-      rule: verdict.rule,
-      mode: 'log',
-      action: 'pass',
-      status: 0,
-      robotsVersion: hash,
-      country: 'US',
-      asn: 64500,
-      ipHash: `${(a.agent.tokens[0] ?? 'x').padEnd(16, '0').slice(0, 16)}`,
-    }
-  }
 
   function next(): JudgedRequest {
     const time = START + Math.floor(((i + 0.5) * SPAN) / total)
