@@ -15,6 +15,24 @@ export function personEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
   return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', ...extra }
 }
 
+/**
+ * Ends a process group started `detached` (wrangler starts workerd and
+ * esbuild): SIGTERM, then SIGKILL after 10 s if `exited` has not settled.
+ */
+export async function stopGroup(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  try {
+    process.kill(-child.pid!, 'SIGTERM')
+  } catch {
+    return
+  }
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))])
+  try {
+    process.kill(-child.pid!, 'SIGKILL')
+  } catch {
+    // Already gone.
+  }
+}
+
 /** A port nobody listens on now, on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -66,18 +84,7 @@ export async function startWranglerDev(app: string, options: WranglerDevOptions)
   )
   const origin = `http://127.0.0.1:${port}`
   const stop = async () => {
-    if (exited) return
-    try {
-      process.kill(-child.pid!, 'SIGTERM')
-    } catch {
-      return
-    }
-    await Promise.race([exit, new Promise((r) => setTimeout(r, 10_000))])
-    try {
-      process.kill(-child.pid!, 'SIGKILL')
-    } catch {
-      // Already gone.
-    }
+    if (!exited) await stopGroup(child, exit)
   }
   const deadline = Date.now() + (options.timeout ?? 90_000)
   while (!exited && Date.now() < deadline) {

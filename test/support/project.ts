@@ -7,10 +7,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort, personEnv, stopGroup } from '../../dev/wrangler-dev.ts'
 import { ROOT } from './consumer.ts'
+
+export { freePort }
 
 const LINKED = ['bin', 'scripts', 'dev', 'test', 'node_modules', 'migrations', 'public', 'package.json', 'tsconfig.json', 'tsconfig.node.json', 'vitest.config.ts', '.npmrc']
 const COPIED = ['wrangler.toml', 'wrangler.admin.toml', '.dev.vars.example', 'types/worker-configuration.d.ts', 'robots.config.ts']
@@ -25,12 +27,6 @@ export interface Project {
   /** Runs a command there; `tty` runs it under a pseudo-terminal (util-linux `script`), as in a person's terminal. */
   run(command: string, options?: { tty?: boolean; timeout?: number }): Promise<{ code: number | null; output: string }>
   remove(): Promise<void>
-}
-
-/** The environment of a person's shell: none of the variables the outer `npm test` sets (vitest sets NODE_ENV=test, which wrangler dev would bundle). */
-function shellEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|VITEST)/i.test(name) && name !== 'NODE_OPTIONS' && name !== 'NODE_ENV'))
-  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' }
 }
 
 export async function createProject(): Promise<Project> {
@@ -52,7 +48,7 @@ export async function createProject(): Promise<Project> {
     run(command, options = {}) {
       const argv = options.tty ? (['script', ['-qfec', command, '/dev/null']] as const) : (['sh', ['-c', command]] as const)
       return new Promise((resolve, reject) => {
-        const child = spawn(argv[0], [...argv[1]], { cwd: dir, env: shellEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+        const child = spawn(argv[0], [...argv[1]], { cwd: dir, env: personEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
         let output = ''
         child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
         child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -69,18 +65,6 @@ export async function createProject(): Promise<Project> {
     },
     remove: () => rm(dir, { recursive: true, force: true }),
   }
-}
-
-/** A port nobody listens on now, on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /** `wrangler dev` in the project with both Workers, as `npm run dev` runs it, on its own ports and state; output collected. */
@@ -105,7 +89,7 @@ export async function startDev(project: Project): Promise<{ origin: string; outp
     ],
     {
       cwd: project.dir,
-      env: shellEnv(),
+      env: personEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     },
@@ -117,20 +101,8 @@ export async function startDev(project: Project): Promise<{ origin: string; outp
   return {
     origin: `http://127.0.0.1:${port}`,
     output: () => output,
-    async stop() {
-      // wrangler starts workerd and esbuild: end the whole group this test started.
-      try {
-        process.kill(-child.pid!, 'SIGTERM')
-      } catch {
-        return
-      }
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))])
-      try {
-        process.kill(-child.pid!, 'SIGKILL')
-      } catch {
-        // Already gone.
-      }
-    },
+    // wrangler starts workerd and esbuild: end the whole group this test started.
+    stop: () => stopGroup(child, exited),
   }
 }
 
