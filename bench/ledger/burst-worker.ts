@@ -3,7 +3,8 @@
  * made through the real write paths over a metered D1, the direct path's
  * (writeEvents, one call per isolate's write) or the queue path's (the
  * admin Worker's consumer, one call per batch of messages), and answers
- * with D1's own count of rows written and of write transactions.
+ * with D1's own count of rows written and of write transactions; `/merge`
+ * runs the cron's fold of the shape inbox and answers the same.
  */
 import type { JudgedRequest } from '../../src/core/events.ts'
 import * as ledger from '../../src/ledger/ledger.ts'
@@ -67,6 +68,12 @@ const consumer = createLedgerConsumer({ log: () => {} })
 export default {
   async fetch(request: Request, env: { DB: D1Database }): Promise<Response> {
     const url = new URL(request.url)
+    if (url.pathname === '/merge') {
+      // The cron's fold of the shape inbox into pages (src/ledger/shape-packs.ts): part of what the writes cost.
+      const meter: Meter = { rowsWritten: 0, transactions: 0 }
+      const result = await ledger.mergeShapePacks(metered(env.DB, meter), { budgetMs: 600_000 })
+      return Response.json({ ...meter, ...result })
+    }
     if (url.pathname === '/setup') {
       for (const v of VERSIONS) await ledger.recordRobotsVersion(env.DB, v)
       return Response.json({ versions: VERSIONS.length })

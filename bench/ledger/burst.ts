@@ -88,7 +88,9 @@ export interface PathResult {
   /** D1 write transactions in the busiest second of the burst, and on average over it. */
   readonly peakPerSecond: number
   readonly meanPerSecond: number
+  /** Rows written per event: the writes', and the cron's fold of their shapes afterwards (mergeRowsPerEvent of them). */
   readonly rowsWrittenPerEvent: number
+  readonly mergeRowsPerEvent: number
   /** Queue path: messages sent, and Queues operations (a write, a read and a delete each, per 64 KB). */
   readonly messages?: number
   readonly eventsPerMessage?: number
@@ -155,10 +157,12 @@ interface Answer {
   events: number
   retried: number
   perWrite: { rowsWritten: number; transactions: number }[]
+  /** Rows the cron's fold of the shape inbox wrote afterwards (src/ledger/shape-packs.ts). */
+  mergeRows: number
 }
 
 async function post(mf: Miniflare, path: string, writes: readonly unknown[]): Promise<Answer> {
-  const out: Answer = { events: 0, retried: 0, perWrite: [] }
+  const out: Answer = { events: 0, retried: 0, perWrite: [], mergeRows: 0 }
   // A few hundred writes a request: the bodies stay a few MB.
   const step = path === '/queue' ? 20 : 500
   for (let i = 0; i < writes.length; i += step) {
@@ -215,13 +219,17 @@ export async function runBurst(work: string, print: (line: string) => void = () 
         : `${writes.length.toLocaleString('en-US')} consumer batches of ${sim.total.toLocaleString('en-US')} events`
     print(`burst, ${name} path: writing ${what}...`)
     const mf = await fresh(name)
+    const merge = async () => ((await (await mf.dispatchFetch('http://bench/merge', { method: 'POST' })).json()) as { rowsWritten: number }).rowsWritten
     try {
       await post(mf, '/direct', warm)
-      return await post(
+      // The earlier events' shapes are folded first, as an hourly cron would have: the fold after the writes is theirs alone.
+      await merge()
+      const answer = await post(
         mf,
         `/${name}`,
         writes.map((w) => w.items),
       )
+      return { ...answer, mergeRows: await merge() }
     } finally {
       await mf.dispose()
     }
@@ -239,7 +247,8 @@ export async function runBurst(work: string, print: (line: string) => void = () 
   }
   const summary = (writes: readonly Timed<unknown>[], a: Answer) => {
     const { peak, mean } = perSecond(writes.map((w, i) => ({ t: w.t, n: a.perWrite[i]?.transactions ?? 1 })))
-    return { events: a.events, peakPerSecond: peak, meanPerSecond: mean, rowsWrittenPerEvent: a.perWrite.reduce((n, w) => n + w.rowsWritten, 0) / a.events }
+    const rows = a.perWrite.reduce((n, w) => n + w.rowsWritten, 0) + a.mergeRows
+    return { events: a.events, peakPerSecond: peak, meanPerSecond: mean, rowsWrittenPerEvent: rows / a.events, mergeRowsPerEvent: a.mergeRows / a.events }
   }
   // The direct path's writes past the sample are one transaction each, as every measured one is (writeEvents is one batch).
   return {

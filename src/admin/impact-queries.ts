@@ -1,12 +1,13 @@
 /**
  * The replay's reads from the D1 ledger: the request shapes of
- * whole UTC days (shapes_daily), the robots.txt each host serves now, and
+ * whole UTC days (the packed shapes, src/ledger/shape-packs.ts), the robots.txt each host serves now, and
  * the agents. Two small batches; the shapes are read grouped and capped in SQL, so the cost
  * follows the distinct shapes, not the requests. Filters are bound values.
  */
 import { contentHash } from '../core/config/hash.ts'
 import { compileRobotsTxt, type RobotsMatcher } from '../core/robots/index.ts'
 import { SHAPE_CAP } from '../ledger/rollups.ts'
+import { GROUP_OF, PACK_TABLES, PLAIN } from '../ledger/shape-sql.ts'
 import { replayImpact, uniformOver, type EstimateFacts, type ImpactAgentInfo, type ImpactShape, type JudgedBy, type ReplayResult } from './impact.ts'
 
 const DAY = 86_400_000
@@ -49,33 +50,33 @@ export interface ImpactReport extends ReplayResult {
 }
 
 const RANGE = `day >= ?1 AND day < ?2 AND (?3 IS NULL OR host = ?3) AND (?4 IS NULL OR agent_key = ?4)`
-/**
- * A path's group: its first segment with both slashes (`/articles/` for
- * `/articles/1`), else the whole path. Always a prefix of every path in it.
- */
-const GROUP_OF = `CASE WHEN instr(substr(path, 2), '/') > 0 THEN substr(path, 1, instr(substr(path, 2), '/') + 1) ELSE path END`
-/**
- * A path every reading of which is the path itself (guard/readings.ts):
- * ASCII (as many bytes as characters), no escape, backslash, `//` or dot
- * segment. Plain instr() tests: this runs on every shape row of the range.
- */
-const PLAIN = `(instr(path, '%') = 0 AND instr(path, char(92)) = 0 AND instr(path, '//') = 0 AND instr(path, '/.') = 0
-  AND length(CAST(path AS BLOB)) = length(path))`
+/** The groups named in ?5 (JSON [host, agent, group] triples). */
+const NAMED = `IN (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?5))`
 /**
  * One row per host, agent and path group over the range: its requests, its
- * rows (at least its distinct paths: a path has a row per day and version;
- * counted without DISTINCT, which would sort every row again), whether it
- * holds a single path (then `path`), and how many rows are not plain. Path
+ * paths (at least its distinct paths: a path is counted once per pack, day
+ * and version), whether it holds a single path (then `path`), and how many
+ * paths are not plain. Read from the packs' totals (src/ledger/shape-packs.ts),
+ * never their bodies, and from the per-path shapes written before them. Path
  * '' holds requests recorded beyond the old per-day cap.
  */
-const GROUPS_SQL = `SELECT host, agent_key AS agentKey, g AS "group", max(agent_tokens) AS tokens, sum(requests) AS requests,
-    count(*) AS paths, min(path) AS path, min(path) = max(path) AS single, sum(NOT plain) AS unplain
-  FROM (SELECT host, agent_key, agent_tokens, requests, path, ${GROUP_OF} AS g, ${PLAIN} AS plain FROM shapes_daily WHERE ${RANGE})
-  GROUP BY host, agent_key, g`
-/** The paths of the groups in ?5 (JSON [host, agent, group] triples), most requested first, at most ?6. */
+const packTotals = (t: string) =>
+  `SELECT p.host, p.agent_key, g.value ->> 0 AS grp, p.agent_tokens, g.value ->> 1 AS requests, g.value ->> 2 AS paths, g.value ->> 3 AS min_path,
+    g.value ->> 4 AS max_path, g.value ->> 5 AS unplain FROM ${t} p, json_each(p.groups) g WHERE ${RANGE}`
+const GROUPS_SQL = `SELECT host, agent_key AS agentKey, grp AS "group", max(agent_tokens) AS tokens, sum(requests) AS requests,
+    sum(paths) AS paths, min(min_path) AS path, min(min_path) = max(max_path) AS single, sum(unplain) AS unplain
+  FROM (${PACK_TABLES.map(packTotals).join(' UNION ALL ')}
+    UNION ALL SELECT host, agent_key, ${GROUP_OF}, agent_tokens, requests, 1, path, path, NOT ${PLAIN} FROM shapes_daily WHERE ${RANGE})
+  GROUP BY host, agent_key, grp`
+/** The paths of the groups in ?5, most requested first, at most ?6: the named packs' bodies, and the per-path shapes from before them. */
+const packPaths = (t: string) =>
+  `SELECT host, agent_key, path, agent_tokens, requests FROM (SELECT p.host, p.agent_key, e.value ->> 0 AS path, p.agent_tokens, e.value ->> 1 AS requests
+    FROM ${t} p, json_each(p.body) e WHERE ${RANGE} AND EXISTS (SELECT 1 FROM json_each(p.groups) g WHERE (p.host, p.agent_key, g.value ->> 0) ${NAMED}))
+    WHERE (host, agent_key, ${GROUP_OF}) ${NAMED}`
 const PATHS_SQL = `SELECT host, agent_key AS agentKey, path, max(agent_tokens) AS tokens, sum(requests) AS requests
-  FROM shapes_daily WHERE ${RANGE} AND path <> ''
-    AND (host, agent_key, ${GROUP_OF}) IN (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?5))
+  FROM (${PACK_TABLES.map(packPaths).join(' UNION ALL ')}
+    UNION ALL SELECT host, agent_key, path, agent_tokens, requests FROM shapes_daily
+      WHERE ${RANGE} AND path <> '' AND (host, agent_key, ${GROUP_OF}) ${NAMED})
   GROUP BY host, agent_key, path ORDER BY requests DESC LIMIT ?6`
 const STATE_SQL = `SELECT value FROM ledger_state WHERE name = 'shapes_since'`
 /** ?1: the hosts, as JSON. The version served now: the one an isolate recorded last. */

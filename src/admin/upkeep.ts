@@ -2,7 +2,7 @@ import type { ConfigInput } from '../core/config/index.ts'
 import { d1Of } from '../ledger/d1.ts'
 import { collectHeldLosses } from '../ledger/journal.ts'
 import { rollUpCrawlDelay } from '../ledger/crawl-delay.ts'
-import { pruneLedger, rollUpLedger } from '../ledger/ledger.ts'
+import { mergeShapePacks, pruneLedger, rollUpLedger } from '../ledger/ledger.ts'
 import { collectStashedLosses } from '../ledger/losses.ts'
 import { pruneReferrals } from '../ledger/referrals.ts'
 import { pruneAppliedIds } from '../ledger/queue-consumer.ts'
@@ -72,6 +72,8 @@ export async function runUpkeep(env: unknown, now: number = Date.now(), options:
     // Roll the hourly counters up first: pruning keeps hourly rows until they are.
     const ledger = async (d: D1Database) => ({
       rollUp: await rollUpLedger(d, { now }),
+      // Before pruning: the cap on shapes counts a page's paths once, not once per inbox pack.
+      packs: await mergeShapePacks(d, { budgetMs: 60_000 }),
       crawlDelay: await rollUpCrawlDelay(d, { now }),
       ...(await pruneLedger(d, { now })),
       referrals: await pruneReferrals(d, { now }),

@@ -7,6 +7,7 @@
  */
 import { CLASS_SQL, COUNTED_SQL } from './classes.ts'
 import { EVENT_COLUMNS } from './rollups.ts'
+import { GROUP_OF, PLAIN } from './shape-sql.ts'
 
 /** The raw row's fields in the order rawRow (src/ledger/ledger.ts) binds them: arrays parse faster than objects. */
 export const RAW_ORDER = ['id', 'known', 'prev_allowed', ...EVENT_COLUMNS] as const
@@ -160,23 +161,44 @@ export const UPSERT_PATHS = `WITH c AS (${DISALLOWED_FACTS}),
   ON CONFLICT (class, day, host, agent_key, verification, robots_version, path) DO UPDATE SET requests = requests + excluded.requests`
 
 /**
- * Request shapes for a replay: every genuine claim's judged request
- * (spoofed ones are not the agent they name), counted per day, host, agent,
- * version and path, every path its own row (no cap, so a replay
- * is exact). The table is bounded by its retention and a row cap, both
- * enforced by the cron (src/ledger/prune.ts). Rows under path '' are from
- * before: requests beyond the old per-day cap.
+ * Request shapes for a replay (src/ledger/shape-packs.ts): every genuine
+ * claim's judged request (spoofed ones are not the agent they name), as one
+ * pack per day, host, agent and version of the chunk, holding each of its
+ * paths with its requests, and each path group's totals. ?2: the chunk's
+ * pack id (random; the key's last column). Nothing is capped when written, so a replay is exact;
+ * the cron bounds the shapes by their retention and a cap (src/ledger/prune.ts).
  *
- * A shape also carries its counted violations and the rule line they broke
- * (migrations/0070): the cron adds them up per rule (src/ledger/rollup.ts),
+ * A path also carries its counted violations and the rule line they broke
+ * (migrations/0070): the cron adds them up per rule (src/ledger/rules-sql.ts),
  * so no row per rule is written per batch. The rule follows from the
- * version, the path and the agent's tokens, which a shape keeps one of, as
+ * version, the path and the agent's tokens, which a pack keeps one of, as
  * the replay does. Requests for an hour already rolled up are not counted
  * here but in rules_daily directly (UPSERT_LATE_RULES): the cron derives only
  * days it has not closed.
  */
 const VIOLATES = `(c.known IS NULL AND c.cls IN (${COUNTED_SQL}) AND c.rule_line IS NOT NULL AND c.rule_type IS NOT NULL AND c.hour >= ${ROLLED_HOUR})`
-export const UPSERT_SHAPES = `WITH c AS MATERIALIZED (${FACTS} WHERE j.request = 1 AND j.verification <> 'spoofed')
+export const INSERT_SHAPE_PACKS = `WITH c AS MATERIALIZED (${FACTS} WHERE j.request = 1 AND j.verification <> 'spoofed'),
+  s AS MATERIALIZED (SELECT c.day, c.host, c.agent_key, c.robots_version, c.path, max(c.agent_tokens) AS tokens, count(*) AS n, sum(${VIOLATES}) AS v,
+      max(CASE WHEN ${VIOLATES} THEN c.rule_line END) AS rl, max(CASE WHEN ${VIOLATES} THEN c.rule_type END) AS rt,
+      max(CASE WHEN ${VIOLATES} THEN coalesce(c.rule_pattern, '') END) AS rp, ${GROUP_OF} AS g, ${PLAIN} AS plain
+    FROM c GROUP BY c.day, c.host, c.agent_key, c.robots_version, c.path),
+  t AS (SELECT day, host, agent_key, robots_version, json_group_array(json_array(g, n, k, lo, hi, u)) AS groups
+    FROM (SELECT day, host, agent_key, robots_version, g, sum(n) AS n, count(*) AS k, min(path) AS lo, max(path) AS hi, sum(NOT plain) AS u
+      FROM s GROUP BY day, host, agent_key, robots_version, g)
+    GROUP BY day, host, agent_key, robots_version)
+  INSERT INTO shape_inbox (day, host, agent_key, robots_version, seq, agent_tokens, requests, paths, violations, groups, body)
+  SELECT s.day, s.host, s.agent_key, s.robots_version, ?2, max(s.tokens), sum(s.n), count(*), sum(s.v), max(t.groups),
+    json_group_array(CASE WHEN s.v > 0 THEN json_array(s.path, s.n, s.v, s.rl, s.rt, s.rp) ELSE json_array(s.path, s.n) END)
+  FROM s JOIN t ON t.day = s.day AND t.host = s.host AND t.agent_key = s.agent_key AND t.robots_version = s.robots_version
+  GROUP BY s.day, s.host, s.agent_key, s.robots_version`
+
+/**
+ * The same shapes one row per day, host, agent, version and path
+ * (shapes_daily), for a small write: a write of a few events costs a row per
+ * path either way, and a pack would cost its deletion by the cron's fold
+ * too. Readers add both up (src/ledger/shape-packs.ts SHAPE_PATHS_SQL).
+ */
+export const UPSERT_SHAPE_PATHS = `WITH c AS MATERIALIZED (${FACTS} WHERE j.request = 1 AND j.verification <> 'spoofed')
   INSERT INTO shapes_daily (day, host, agent_key, robots_version, path, agent_tokens, requests, paths, violations, rule_line, rule_type, rule_pattern)
   SELECT c.day, c.host, c.agent_key, c.robots_version, c.path, max(c.agent_tokens), count(*), 0, sum(${VIOLATES}),
     max(CASE WHEN ${VIOLATES} THEN c.rule_line END), max(CASE WHEN ${VIOLATES} THEN c.rule_type END),

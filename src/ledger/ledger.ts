@@ -20,9 +20,10 @@ import {
   UPSERT_MINUTES,
   UPSERT_PATHS,
   UPSERT_LATE_RULES,
-  UPSERT_SHAPES,
+  INSERT_SHAPE_PACKS,
+  UPSERT_SHAPE_PATHS,
 } from './ledger-sql.ts'
-import { agentKey, agentsOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, VIOLATION_SAMPLE_BUDGET, toEventRow, toFact, versionDaysOf, type Fact } from './rollups.ts'
+import { agentKey, agentsOf, dayOf, groupsOf, HOUR_MS, hourOf, PATH_CAP, SAMPLE_BUDGET, summariseFetches, VIOLATION_SAMPLE_BUDGET, toEventRow, toFact, versionDaysOf, type Fact } from './rollups.ts'
 import { previousAllowed } from './versions.ts'
 import { referralStatement } from './referrals.ts'
 import { bytesStatement } from './served.ts'
@@ -30,13 +31,19 @@ import { bytesStatement } from './served.ts'
 export { recordRobotsVersion, type Deployment } from './versions.ts'
 export { pruneLedger, type PruneOptions, type PruneResult } from './prune.ts'
 export { rollUpLedger, type RollUpOptions, type RollUpResult } from './rollup.ts'
+export { mergeShapePacks, type MergeOptions, type MergeResult } from './shape-packs.ts'
 
 /**
- * Events per set of statements. Each statement binds one JSON string of them
- * (an event is at most about 3 KB, D1 takes strings up to 2 MB); a larger
- * call becomes several sets in the same batch, applied in order.
+ * A set of statements binds one JSON string of its events' facts and one of
+ * their raw rows; D1 takes strings up to 2 MB. A call is cut into sets whose
+ * strings stay within CHUNK_CHARS characters each, measured as they are
+ * built (at most 2 bytes a character: paths and hosts are ASCII once parsed,
+ * a header value is Latin-1), applied in order in the same batch. Every set
+ * upserts each of its counters once, so the fewer the sets, the fewer the
+ * rows written: a queue consumer's batch (up to 100 messages of 20 events)
+ * is normally one set.
  */
-const EVENTS_PER_CHUNK = 200
+const CHUNK_CHARS = 900_000
 
 /** Options of writeEvents. */
 export interface WriteEventsOptions {
@@ -85,10 +92,70 @@ function noteSpent(rows: readonly { grp: string; sampled: number }[], budget: Bu
 
 const spentKey = (e: JudgedRequest, cls: string, budget: string) => `${budget}\n${agentKey(e.agent)}\n${hourOf(e.time)}\n${e.verification}\n${cls}`
 
+/** One event as a set of statements binds it: its fact and, unless its sampling group is spent, its raw row, each as JSON. */
+interface Bound {
+  readonly e: JudgedRequest
+  readonly fact: Fact
+  readonly factJson: string
+  readonly rawJson: string | null
+}
+
+function bound(e: JudgedRequest, budget: Budget): Bound {
+  const base = toFact(e, null)
+  // Only a genuine claim's disallowed request needs the previous version.
+  const fact = base.c === null ? toFact(e, previousAllowed(e)) : base
+  if (fact.c !== null && spent.has(spentKey(e, fact.c, budget.key))) return { e, fact, factJson: JSON.stringify(fact), rawJson: null }
+  const row: Record<string, unknown> = { ...toEventRow(e), id: randomId(), known: fact.c, prev_allowed: fact.p }
+  return { e, fact, factJson: JSON.stringify(fact), rawJson: JSON.stringify(RAW_ORDER.map((c) => row[c])) }
+}
+
+/** `all` cut into sets whose fact and raw strings each stay within CHUNK_CHARS. */
+function chunksOf(all: readonly Bound[]): Bound[][] {
+  const chunks: Bound[][] = []
+  let chunk: Bound[] = []
+  let facts = 2
+  let raws = 2
+  for (const b of all) {
+    const f = b.factJson.length + 1
+    const r = (b.rawJson?.length ?? 0) + 1
+    if (chunk.length > 0 && (facts + f > CHUNK_CHARS || raws + r > CHUNK_CHARS)) {
+      chunks.push(chunk)
+      chunk = []
+      facts = 2
+      raws = 2
+    }
+    chunk.push(b)
+    facts += f
+    raws += r
+  }
+  if (chunk.length > 0) chunks.push(chunk)
+  return chunks
+}
+
+/**
+ * Whether a chunk's shapes are written as packs (a row per day, host, agent
+ * and version, and its deletion when the cron folds it: about two rows per
+ * key) rather than a row per path: when its distinct paths outnumber twice
+ * its keys. A queue consumer's batch nearly always is; an isolate's write
+ * of a request or two never is.
+ */
+function packed(chunk: readonly Bound[]): boolean {
+  const keys = new Set<string>()
+  const paths = new Set<string>()
+  for (const { e, fact } of chunk) {
+    if (e.type !== 'request' || e.verification === 'spoofed') continue
+    const key = `${fact.a}\n${fact.h}\n${fact.r}\n${dayOf(fact.t)}`
+    keys.add(key)
+    paths.add(`${key}\n${fact.pa}`)
+  }
+  return paths.size > 2 * keys.size
+}
+
+const jsonArray = (items: readonly string[]) => `[${items.join(',')}]`
+
 /** The statements for one chunk, and its facts (bound again to read back the classes SQL decided). */
-function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budget: Budget): { statements: D1PreparedStatement[]; facts: string; hourly: number } {
-  const raws: unknown[][] = []
-  const factRows: Fact[] = []
+function chunkStatements(db: D1Database, chunk: readonly Bound[], budget: Budget): { statements: D1PreparedStatement[]; facts: string; hourly: number } {
+  const events = chunk.map((b) => b.e)
   let unsettled = false
   let disallowed = false
   let requests = false
@@ -98,31 +165,25 @@ function chunkStatements(db: D1Database, events: readonly JudgedRequest[], budge
   let late = false
   // Minutes are written for requests up to three hours old (ledger-sql.ts UPSERT_MINUTES): a late batch skips the statement.
   let recent = false
-  for (const e of events) {
+  for (const { e, fact } of chunk) {
     late ||= e.time < lateBefore
     recent ||= e.time >= lateBefore - 2 * HOUR_MS
     disallowed ||= e.type === 'request' && !e.allowed
     requests ||= e.type === 'request' && e.verification !== 'spoofed'
-    const base = toFact(e, null)
-    // Only a genuine claim's disallowed request needs the previous version.
-    const fact = base.c === null ? toFact(e, previousAllowed(e)) : base
     unsettled ||= fact.c === null
-    factRows.push(fact)
-    if (fact.c !== null && spent.has(spentKey(e, fact.c, budget.key))) continue
-    const row: Record<string, unknown> = { ...toEventRow(e), id: randomId(), known: fact.c, prev_allowed: fact.p }
-    raws.push(RAW_ORDER.map((c) => row[c]))
   }
-  const facts = JSON.stringify(factRows)
+  const facts = jsonArray(chunk.map((b) => b.factJson))
+  const raws = chunk.flatMap((b) => (b.rawJson === null ? [] : [b.rawJson]))
   // The per-path and per-rule statements read only the facts they count: fewer rows read.
-  const disallowedFacts = disallowed ? JSON.stringify(factRows.filter((f) => f.q === 1 && f.c !== 'allowed')) : '[]'
-  const unsettledFacts = unsettled && late ? JSON.stringify(factRows.filter((f) => f.c === null)) : '[]'
+  const disallowedFacts = disallowed ? jsonArray(chunk.filter((b) => b.fact.q === 1 && b.fact.c !== 'allowed').map((b) => b.factJson)) : '[]'
+  const unsettledFacts = unsettled && late ? jsonArray(chunk.filter((b) => b.fact.c === null).map((b) => b.factJson)) : '[]'
   const statements = [db.prepare(TOUCH_VERSIONS).bind(JSON.stringify(versionDaysOf(events)))]
-  if (raws.length > 0) statements.push(db.prepare(INSERT_RAW).bind(JSON.stringify(raws), budget.other, budget.violations))
+  if (raws.length > 0) statements.push(db.prepare(INSERT_RAW).bind(jsonArray(raws), budget.other, budget.violations))
   // Late requests first: their daily share of samples is read from counts_hourly as it was.
   if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget.other, budget.violations), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
   const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget.other, budget.violations)) - 1
   if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
-  if (requests) statements.push(db.prepare(UPSERT_SHAPES).bind(facts))
+  if (requests) statements.push(packed(chunk) ? db.prepare(INSERT_SHAPE_PACKS).bind(facts, randomId()) : db.prepare(UPSERT_SHAPE_PATHS).bind(facts))
   if (requests && recent) statements.push(db.prepare(UPSERT_MINUTES).bind(facts, lateBefore - 2 * HOUR_MS))
   // Violations per rule come from the shapes (the cron adds them up); only late requests are written per rule.
   if (unsettled && late) statements.push(db.prepare(UPSERT_LATE_RULES).bind(unsettledFacts))
@@ -162,8 +223,7 @@ export async function writeEvents(db: D1Database, written: readonly JudgedReques
   const statements: D1PreparedStatement[] = [db.prepare(UPSERT_AGENTS).bind(JSON.stringify(agentsOf(events)))]
   const fetches = summariseFetches(events)
   if (fetches.length > 0) statements.push(db.prepare(UPSERT_FETCHES).bind(JSON.stringify(fetches)))
-  const chunks: (readonly JudgedRequest[])[] = []
-  for (let i = 0; i < events.length; i += EVENTS_PER_CHUNK) chunks.push(events.slice(i, i + EVENTS_PER_CHUNK))
+  const chunks = chunksOf(events.map((e) => bound(e, budget)))
   const hourly: number[] = []
   for (const chunk of chunks) {
     const prepared = chunkStatements(db, chunk, budget)

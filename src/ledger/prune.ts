@@ -11,6 +11,7 @@
  */
 import { DAY_MS, HOUR_MS, dayOf } from './rollups.ts'
 import { REQUEST_CLASSES } from './classes.ts'
+import { PACK_TABLES } from './shape-sql.ts'
 
 /** Options of pruneLedger. */
 export interface PruneOptions {
@@ -26,7 +27,7 @@ export interface PruneOptions {
   rollupRetentionDays?: number
   /** Request shapes (what a replay of a changed policy reads) older than this many days are deleted. Default 30. */
   shapeRetentionDays?: number
-  /** At most this many request-shape rows are kept; the oldest days beyond it are deleted. Default 5,000,000. */
+  /** At most this many request-shape paths are kept (a path per day, host, agent and version); the oldest days beyond it are deleted. Default 5,000,000. */
   maxShapeRows?: number
   /** Most rows deleted from one table in one run; the next run goes on. Default 2,000,000. */
   maxDeletes?: number
@@ -46,7 +47,7 @@ export interface PruneResult {
   thinned: number
   /** Counter rows past their retention. */
   rollups: number
-  /** Request-shape rows past their retention. */
+  /** Request-shape rows (packs, and per-path rows from before them) past their retention or cap. */
   shapes: number
   /** robots.txt versions no longer used, and hosts no longer served (left without a version). */
   versions: number
@@ -119,8 +120,22 @@ const DELETE_PATHS = `DELETE FROM paths_daily WHERE (class, day, host, agent_key
   SELECT p.class, p.day, p.host, p.agent_key, p.verification, p.robots_version, p.path
   FROM (SELECT value AS class FROM json_each(?2)) k
   CROSS JOIN paths_daily p ON p.class = k.class AND p.day < ?1 LIMIT ?3)`
-const DELETE_SHAPES = `DELETE FROM shapes_daily WHERE (day, host, agent_key, robots_version, path) IN (
-  SELECT day, host, agent_key, robots_version, path FROM shapes_daily WHERE day < ?1 LIMIT ?2)`
+/** Shapes of days before ?1: the packs (src/ledger/shape-packs.ts), and the per-path rows written before them. */
+const DELETE_SHAPES = [
+  ...PACK_TABLES.map(
+    (t) => `DELETE FROM ${t} WHERE (day, host, agent_key, robots_version, seq) IN (
+  SELECT day, host, agent_key, robots_version, seq FROM ${t} WHERE day < ?1 LIMIT ?2)`,
+  ),
+  `DELETE FROM shapes_daily WHERE (day, host, agent_key, robots_version, path) IN (
+  SELECT day, host, agent_key, robots_version, path FROM shapes_daily WHERE day < ?1 LIMIT ?2)`,
+]
+/**
+ * Crawl-delay's last request per host and agent (migrations/0040), once
+ * older than the hourly counters' retention (?1): a delay is seconds, so no
+ * request that late is measured against it any more, and an agent gone for
+ * that long would otherwise keep its row for ever.
+ */
+const DELETE_DELAY_LAST = `DELETE FROM crawl_delay_last WHERE (host, agent_key) IN (SELECT host, agent_key FROM crawl_delay_last WHERE time < ?1 LIMIT ?2)`
 /** Agents nothing refers to any more: first seen before ?1, with no counter or raw row left (a seek each: the tables are keyed by agent first). */
 const DELETE_AGENTS = `DELETE FROM agents WHERE agent_key IN (SELECT a.agent_key FROM agents a WHERE a.first_seen < ?1
   AND NOT EXISTS (SELECT 1 FROM counts_daily c WHERE c.agent_key = a.agent_key) AND NOT EXISTS (SELECT 1 FROM counts_hourly c WHERE c.agent_key = a.agent_key)
@@ -128,12 +143,20 @@ const DELETE_AGENTS = `DELETE FROM agents WHERE agent_key IN (SELECT a.agent_key
 const DELETE_LOSSES = `DELETE FROM ledger_losses WHERE id IN (SELECT id FROM ledger_losses WHERE to_time < ?1 LIMIT ?2)`
 
 /**
- * The first day kept so that at most `cap` shape rows remain (0: all fit).
- * Shapes are not capped when written (a cap would make the replay a guess), so this is their bound
- * beside the retention: it reads the table's keys once per run.
+ * The first day kept so that at most `cap` shape paths remain (0: all fit):
+ * a pack's paths, and a row of the per-path shapes written before the packs.
+ * Shapes are not capped when written (a cap would make the replay a guess),
+ * so this is their bound beside the retention: it reads the packs' keys and
+ * totals once per run (a pack holds up to thousands of paths).
  */
 async function shapeCutoff(db: D1Database, from: number, cap: number): Promise<number> {
-  const days = (await db.prepare('SELECT day, count(*) AS n FROM shapes_daily WHERE day >= ?1 GROUP BY day ORDER BY day DESC').bind(from).all<{ day: number; n: number }>()).results
+  const perTable = [...PACK_TABLES.map((t) => `SELECT day, sum(paths) AS n FROM ${t} WHERE day >= ?1 GROUP BY day`), 'SELECT day, count(*) AS n FROM shapes_daily WHERE day >= ?1 GROUP BY day']
+  const days = (
+    await db
+      .prepare(`SELECT day, sum(n) AS n FROM (${perTable.join(' UNION ALL ')}) GROUP BY day ORDER BY day DESC`)
+      .bind(from)
+      .all<{ day: number; n: number }>()
+  ).results
   let kept = 0
   for (const d of days) {
     kept += d.n
@@ -219,8 +242,11 @@ export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<P
     await deleteChunks(db, DELETE_GROUPS, [rollupCutoff], max, deadline),
     await deleteChunks(db, DELETE_RULES, [rollupCutoff], max, deadline),
     await deleteChunks(db, DELETE_PATHS, [rollupCutoff, ALL_CLASSES], max, deadline),
+    await deleteChunks(db, DELETE_DELAY_LAST, [opts.now - (opts.hourlyRetentionDays ?? 90) * DAY_MS], max, deadline),
   ]
-  const shapes = await deleteChunks(db, DELETE_SHAPES, [shapesCut], max, deadline)
+  const shapeRuns: { deleted: number; complete: boolean }[] = []
+  for (const sql of DELETE_SHAPES) shapeRuns.push(await deleteChunks(db, sql, [shapesCut], max, deadline))
+  const shapes = { deleted: shapeRuns.reduce((n, r) => n + r.deleted, 0), complete: shapeRuns.every((r) => r.complete) }
   const agents = await deleteChunks(db, DELETE_AGENTS, [rollupCutoff], max, deadline)
   const losses = await deleteChunks(db, DELETE_LOSSES, [rollupCutoff], max, deadline)
   await writeState(db, 'hourly_since', hourlyCutoff)

@@ -14,6 +14,7 @@ import { DAY, HOUR, googlebot, judged } from '../support/report-fixtures.ts'
 import type { History, VersionText } from '../../src/admin/history.ts'
 import { getImpact, type ImpactReport } from '../../src/admin/impact-queries.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
+import { SHAPE_PATHS_SQL } from '../../src/ledger/shape-packs.ts'
 
 const TOKEN = 'test-admin-token'
 const BEARER = { Authorization: `Bearer ${TOKEN}` }
@@ -42,7 +43,7 @@ const api = (path: string) => SELF.fetch(`http://localhost/_robots/api${path}`, 
 async function waitForRequests(n: number): Promise<void> {
   // Recording runs in waitUntil: wait for it, bounded.
   for (let i = 0; i < 200; i++) {
-    const row = await env.DB.prepare('SELECT coalesce(sum(requests), 0) AS n FROM shapes_daily').first<{ n: number }>()
+    const row = await env.DB.prepare(`SELECT coalesce(sum(requests), 0) AS n FROM (${SHAPE_PATHS_SQL})`).first<{ n: number }>()
     if ((row?.n ?? 0) >= n) return
     await new Promise((r) => setTimeout(r, 20))
   }

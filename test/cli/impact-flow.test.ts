@@ -13,6 +13,7 @@ import { run } from '../../src/cli/main.ts'
 import { simulate } from '../../dev/simulate/run.ts'
 import { loadConfig, policyFor } from '../../src/cli/config.ts'
 import { captureIo, jsonOf } from '../support/cli-io.ts'
+import { SHAPE_PATHS_SQL } from '../../src/ledger/shape-sql.ts'
 
 const OUT = 'dist/test-impact-flow'
 const TOKEN = 'impact-flow-token'
@@ -28,7 +29,7 @@ beforeAll(async () => {
   await waitForLedger(worker.db, { expected: report.clients.filter((c) => c.spec.role !== 'browser').reduce((s, c) => s + c.requests, 0) })
   const rows = await worker.db
     // Every genuine claim's request per path (raw rows are only a sample): what the replay judges.
-    .prepare(`SELECT DISTINCT agent_key AS agent, path FROM shapes_daily
+    .prepare(`SELECT DISTINCT agent_key AS agent, path FROM (${SHAPE_PATHS_SQL})
     WHERE path LIKE '/articles/%' AND agent_key IN ('googlebot', 'bingbot')`)
     .all<{ agent: string; path: string }>()
   articlesCrawled = {}

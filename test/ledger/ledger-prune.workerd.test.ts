@@ -8,6 +8,7 @@ import { pruneLedger, recordRobotsVersion, rollUpLedger, writeEvents } from '../
 import { DAY, HOUR, T0, googlebot, gptbot, judged } from '../support/report-fixtures.ts'
 import { runUpkeep } from '../../src/admin/upkeep.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
+import { SHAPE_PATHS_SQL } from '../../src/ledger/shape-packs.ts'
 
 const db = env.DB
 const now = T0 + 500 * DAY
@@ -90,9 +91,9 @@ describe('pruneLedger', () => {
 
   it('deletes request shapes after their own retention, and says from when the rest cover', async () => {
     await writeEvents(db, [judged({ time: now - 31 * DAY, path: '/old' }), judged({ time: now - 29 * DAY, path: '/kept' })])
-    expect(await count("SELECT count(*) AS n FROM shapes_daily WHERE path <> ''")).toBe(2)
+    expect(await count(`SELECT count(*) AS n FROM (${SHAPE_PATHS_SQL}) WHERE path <> ''`)).toBe(2)
     expect(await pruneLedger(db, { now })).toMatchObject({ shapes: 1, complete: true })
-    const { results } = await db.prepare("SELECT path FROM shapes_daily WHERE path <> ''").all<{ path: string }>()
+    const { results } = await db.prepare(`SELECT path FROM (${SHAPE_PATHS_SQL}) WHERE path <> ''`).all<{ path: string }>()
     expect(results).toEqual([{ path: '/kept' }])
     expect(await count("SELECT value AS n FROM ledger_state WHERE name = 'shapes_since'")).toBe(Math.floor((now - 30 * DAY) / DAY) * DAY)
   })
@@ -102,10 +103,12 @@ describe('pruneLedger', () => {
     // An hour apart: no hour spends its sampling budget (the isolate would remember it, for the tests after).
     const day = (ago: number, n: number) => Array.from({ length: n }, (_, i) => judged({ time: now - ago * DAY + i * HOUR, path: `/d${ago}/${i}` }))
     await writeEvents(db, [...day(3, 4), ...day(2, 3), ...day(1, 2)])
-    expect(await count('SELECT count(*) AS n FROM shapes_daily')).toBe(9)
-    // 5 rows fit: the newest two days (2 + 3); the third would make 9.
-    expect(await pruneLedger(db, { now, maxShapeRows: 5 })).toMatchObject({ shapes: 4, complete: true })
-    expect(await count('SELECT count(*) AS n FROM shapes_daily')).toBe(5)
+    expect(await count(`SELECT count(*) AS n FROM (${SHAPE_PATHS_SQL})`)).toBe(9)
+    // One pack a day (a write's paths of one group): what a write costs follows groups, not paths.
+    expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(3)
+    // 5 paths fit: the newest two days (2 + 3); the third would make 9. Its pack goes, and only it.
+    expect(await pruneLedger(db, { now, maxShapeRows: 5 })).toMatchObject({ shapes: 1, complete: true })
+    expect(await count(`SELECT count(*) AS n FROM (${SHAPE_PATHS_SQL})`)).toBe(5)
     expect(await count("SELECT value AS n FROM ledger_state WHERE name = 'shapes_since'")).toBe(Math.floor((now - 2 * DAY) / DAY) * DAY)
   })
 

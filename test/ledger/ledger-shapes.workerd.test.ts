@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { writeEvents } from '../../src/ledger/ledger.ts'
 import { DAY, HOUR, T0, fetched, googlebot, googlebotImage, gptbot, judged } from '../support/report-fixtures.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
+import { SHAPE_PATHS_SQL } from '../../src/ledger/shape-packs.ts'
 
 const db = env.DB
 
@@ -19,11 +20,10 @@ interface ShapeRow {
   path: string
   agent_tokens: string
   requests: number
-  paths: number
 }
 
 async function shapes(): Promise<ShapeRow[]> {
-  return (await db.prepare('SELECT * FROM shapes_daily ORDER BY day, host, agent_key, robots_version, path').all<ShapeRow>()).results
+  return (await db.prepare(`SELECT * FROM (${SHAPE_PATHS_SQL}) ORDER BY day, host, agent_key, robots_version, path`).all<ShapeRow>()).results
 }
 
 beforeEach(() => clearLedger(db))

@@ -8,6 +8,7 @@ import { getReport } from '../../src/admin/queries.ts'
 import { recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/ledger/ledger.ts'
 import { DAY, HOUR, MINUTE, T0, gptbot, judged } from '../support/report-fixtures.ts'
 import { LEDGER_TABLES } from '../support/workerd/ledger-tables.ts'
+import { SHAPE_PATHS_SQL } from '../../src/ledger/shape-packs.ts'
 
 const db = env.DB
 const day = Math.floor(T0 / DAY) * DAY
@@ -50,7 +51,7 @@ describe('migration 0070', () => {
     expect(await db.prepare('SELECT violations, derived FROM rules_daily').all()).toMatchObject({ results: [{ violations: 5, derived: 3 }] })
     // A late request (for an hour already rolled up) is counted as it is written, not in the shapes.
     await writeEvents(db, [judged({ agent: gptbot, time: T0 - 30 * MINUTE, path: '/admin/late', allowed: false })])
-    expect(await db.prepare("SELECT violations FROM shapes_daily WHERE path = '/admin/late'").first('violations')).toBe(0)
+    expect(await db.prepare(`SELECT violations FROM (${SHAPE_PATHS_SQL}) WHERE path = '/admin/late'`).first('violations')).toBe(0)
     await rollUpLedger(db, { now: T0 })
     expect(await db.prepare('SELECT violations, derived FROM rules_daily').all()).toMatchObject({ results: [{ violations: 6, derived: 3 }] })
 

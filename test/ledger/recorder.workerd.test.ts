@@ -9,6 +9,7 @@ import { createRecorder, type RecorderOptions } from '../../src/ledger/recorder.
 import { T0, judged } from '../support/report-fixtures.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
 import { switchableDb } from '../support/workerd/switchable-db.ts'
+import { SHAPE_PATHS_SQL } from '../../src/ledger/shape-packs.ts'
 
 const db = env.DB
 /** Events D1 stored, from the counters (raw rows are only a sample, SAMPLE_BUDGET an hour per agent and class). */
@@ -65,7 +66,7 @@ describe('createRecorder', () => {
     flushes.push(recorder.flush())
     await Promise.all(flushes)
     expect(await count(COUNTED)).toBe(137)
-    expect(await count('SELECT count(DISTINCT path) AS n FROM shapes_daily')).toBe(137)
+    expect(await count(`SELECT count(DISTINCT path) AS n FROM (${SHAPE_PATHS_SQL})`)).toBe(137)
     expect(await count('SELECT requests AS n FROM counts_hourly')).toBe(137)
     expect(recorder.stats).toMatchObject({ recorded: 137, written: 137, failures: 0, dropped: 0, buffered: 0 })
     // Twenty flushes, but writes never overlap: calls that arrive mid-write share the next batch.

@@ -15,6 +15,8 @@ export const LEDGER_TABLES = [
   'ledger_losses',
   'ledger_hosts',
   'shapes_daily',
+  'shape_inbox',
+  'shape_packs',
   'ledger_held',
   'crawl_times',
   'crawl_delay_daily',

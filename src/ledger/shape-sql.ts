@@ -1,0 +1,53 @@
+/**
+ * The SQL of the packed request shapes (src/ledger/shape-packs.ts), built
+ * from constant names and free of Workers types, so Node tests read the
+ * ledger with it too.
+ */
+/**
+ * A path's group: its first segment with both slashes (`/articles/` for
+ * `/articles/1`), `/` for a path with no second slash, and the path itself
+ * when it does not start with a slash (never a request path; `''` stays
+ * `''`, which held requests beyond an old cap). Always a prefix of every
+ * path in it, so a replay can judge a whole group by it when no rule tells
+ * its paths apart. SQL over a column named `path`.
+ */
+export const GROUP_OF = `(CASE WHEN substr(path, 1, 1) <> '/' THEN path
+  WHEN instr(substr(path, 2), '/') > 0 THEN substr(path, 1, instr(substr(path, 2), '/') + 1) ELSE '/' END)`
+
+/** groupOf in TypeScript, as GROUP_OF computes it (tests and the merge's checks). */
+export function groupOf(path: string): string {
+  if (!path.startsWith('/')) return path
+  const slash = path.indexOf('/', 1)
+  return slash < 0 ? '/' : path.slice(0, slash + 1)
+}
+
+/**
+ * A path every reading of which is the path itself (src/edge/guard/readings.ts):
+ * ASCII (as many bytes as characters), no escape, backslash, `//` or dot
+ * segment. SQL over a column named `path`.
+ */
+export const PLAIN = `(instr(path, '%') = 0 AND instr(path, char(92)) = 0 AND instr(path, '//') = 0 AND instr(path, '/.') = 0
+  AND length(CAST(path AS BLOB)) = length(path))`
+
+/** One entry of a pack's body: a path and its requests, then, when it has counted violations, their number and the rule they broke. */
+export type PackEntry = [path: string, requests: number] | [path: string, requests: number, violations: number, line: number | null, type: string | null, pattern: string | null]
+
+/** The tables a replay and the rules roll-up read shapes from (the legacy shapes_daily apart). */
+export const PACK_TABLES = ['shape_inbox', 'shape_packs'] as const
+
+/** A pack table's paths, one row per entry. */
+const entriesOf = (t: string) => `SELECT p.day, p.host, p.agent_key, p.robots_version, e.value ->> 0 AS path, p.agent_tokens, e.value ->> 1 AS requests,
+    coalesce(e.value ->> 2, 0) AS violations, e.value ->> 3 AS rule_line, e.value ->> 4 AS rule_type, e.value ->> 5 AS rule_pattern
+  FROM ${t} p, json_each(p.body) e`
+
+/**
+ * Every stored shape as one row per day, host, agent, version and path, as
+ * the per-path table before the packs held them (which it reads too): what
+ * tests and a diagnosis compare with, never what a report or a replay reads
+ * (their reads follow the packs, not the paths).
+ */
+export const SHAPE_PATHS_SQL = `SELECT day, host, agent_key, robots_version, path, max(agent_tokens) AS agent_tokens, sum(requests) AS requests,
+    sum(violations) AS violations, max(rule_line) AS rule_line, max(rule_type) AS rule_type, max(rule_pattern) AS rule_pattern
+  FROM (${PACK_TABLES.map(entriesOf).join(' UNION ALL ')}
+    UNION ALL SELECT day, host, agent_key, robots_version, path, agent_tokens, requests, violations, rule_line, rule_type, rule_pattern FROM shapes_daily)
+  GROUP BY day, host, agent_key, robots_version, path`

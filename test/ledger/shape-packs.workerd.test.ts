@@ -1,0 +1,162 @@
+// The packed request shapes (migrations/0080, src/ledger/shape-packs.ts),
+// written by the real write path into a local D1 and folded by the cron's
+// merge: a write costs a pack per day, host, agent and version, whatever its
+// paths; the merge keeps every sum the replay and the rules roll-up read.
+import { env } from 'cloudflare:test'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { getImpact } from '../../src/admin/impact-queries.ts'
+import { mergeShapePacks, recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/ledger/ledger.ts'
+import { GROUP_OF, PAGE_PATHS, SHAPE_PATHS_SQL, groupOf } from '../../src/ledger/shape-packs.ts'
+import { DAY, HOUR, T0, googlebot, gptbot, judged } from '../support/report-fixtures.ts'
+import { clearLedger } from '../support/workerd/ledger-tables.ts'
+
+const db = env.DB
+const DAY0 = Math.floor(T0 / DAY) * DAY
+
+async function count(sql: string): Promise<number> {
+  return (await db.prepare(sql).first<number>('n')) ?? 0
+}
+
+/** Every stored shape, per path, as a replay would add them up. */
+async function paths(): Promise<unknown[]> {
+  return (await db.prepare(`SELECT * FROM (${SHAPE_PATHS_SQL}) ORDER BY day, host, agent_key, robots_version, path`).all()).results
+}
+
+async function groups(table: string): Promise<[string, number, number, string, string, number][]> {
+  const rows = (await db.prepare(`SELECT groups FROM ${table}`).all<{ groups: string }>()).results
+  const all = rows.flatMap((r) => JSON.parse(r.groups) as [string, number, number, string, string, number][])
+  return all.sort((a, b) => (a[0] < b[0] ? -1 : 1))
+}
+
+const requestTo = (path: string, i = 0, agent = gptbot) => judged({ agent, path, time: T0 + i, allowed: !path.startsWith('/admin/') })
+
+beforeEach(() => clearLedger(db))
+
+describe('packed request shapes', () => {
+  it('computes a path group in SQL as in TypeScript', async () => {
+    const cases = ['', '/', '/a', '/a/', '/a/b/c', '//x', '/é/x', '/search?q=/x', '*', 'x/y', '/%2F/y']
+    // json_each has a column named path of its own: the cases are read through a subquery.
+    const { results } = await db.prepare(`SELECT ${GROUP_OF} AS g FROM (SELECT value AS path, key FROM json_each(?1)) ORDER BY key`).bind(JSON.stringify(cases)).all<{ g: string }>()
+    expect(results.map((r) => r.g)).toEqual(cases.map(groupOf))
+    expect(groupOf('/articles/1')).toBe('/articles/')
+    expect(groupOf('/about')).toBe('/')
+  })
+
+  it('writes one pack per day, host, agent and version, with each group totalled', async () => {
+    const events = [
+      ...Array.from({ length: 300 }, (_, i) => requestTo(`/articles/${i}`, i)),
+      ...Array.from({ length: 100 }, (_, i) => requestTo(`/p${i}`, i)),
+      requestTo('/admin/x'),
+      requestTo('/admin/x', 1),
+      requestTo('/caf%C3%A9/x'),
+      judged({ agent: googlebot, path: '/articles/1' }),
+    ]
+    await writeEvents(db, events)
+    expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(2)
+    expect(await groups('shape_inbox')).toEqual([
+      ['/', 100, 100, '/p0', '/p99', 0],
+      ['/admin/', 2, 1, '/admin/x', '/admin/x', 0],
+      ['/articles/', 1, 1, '/articles/1', '/articles/1', 0],
+      ['/articles/', 300, 300, '/articles/0', '/articles/99', 0],
+      ['/caf%C3%A9/', 1, 1, '/caf%C3%A9/x', '/caf%C3%A9/x', 1],
+    ])
+    expect(await count('SELECT sum(requests) AS n FROM shape_inbox')).toBe(events.length)
+  })
+
+  it('folds the inbox into pages, keeping every path, sum, rule and replay the same', async () => {
+    await recordRobotsVersion(db, { host: 'example.com', hash: 'v1', text: 'User-agent: *\nDisallow: /admin/\n', time: T0 - 30 * DAY })
+    const written: string[] = []
+    const write = (from: number) => {
+      const batch = Array.from({ length: 40 }, (_, i) => requestTo(i % 4 === 0 ? `/admin/${(from + i) % 50}` : `/articles/${(from + i) % 50}`, HOUR + from + i))
+      written.push(...batch.map((e) => e.path))
+      return writeEvents(db, batch)
+    }
+    /** [group, requests, distinct paths] of what was written under `prefix`. */
+    const expected = (prefix: string) => {
+      const under = written.filter((p) => p.startsWith(prefix))
+      const distinct = [...new Set(under)].sort()
+      return [prefix, under.length, distinct.length, distinct[0], distinct.at(-1), 0]
+    }
+    await write(0)
+    await write(20)
+    await write(35)
+    expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(3)
+    const before = await paths()
+    expect(before.length).toBeGreaterThan(40)
+    await rollUpLedger(db, { now: T0 })
+    const rules = (await db.prepare('SELECT * FROM rules_daily ORDER BY rule_line').all()).results
+    // Line 2 of the version, `Disallow: /admin/`: every /admin/ request counts (never fetched, host long served).
+    expect(rules).toMatchObject([{ rule_line: 2, derived: written.filter((p) => p.startsWith('/admin/')).length }])
+    const filter = { since: DAY0, until: DAY0 + DAY }
+    const options = { candidates: new Map([['*', 'User-agent: *\nDisallow: /admin/\nDisallow: /articles/1\n']]), exempt: new Set<string>(), protect: new Set<string>() }
+    const { rowsRead: _r1, ...replayBefore } = await getImpact(db, filter, options)
+    expect(replayBefore.estimate.exact).toBe(true)
+
+    expect(await mergeShapePacks(db)).toEqual({ merged: 3, pages: 1, complete: true })
+    expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(0)
+    expect(await count('SELECT count(*) AS n FROM shape_packs')).toBe(1)
+    expect(await paths()).toEqual(before)
+    // The page's group totals are the write path's, over the merged paths.
+    expect(await groups('shape_packs')).toEqual([expected('/admin/'), expected('/articles/')])
+    await rollUpLedger(db, { now: T0 })
+    expect((await db.prepare('SELECT * FROM rules_daily ORDER BY rule_line').all()).results).toEqual(rules)
+    const { rowsRead: _r2, ...replayAfter } = await getImpact(db, filter, options)
+    expect(replayAfter).toEqual(replayBefore)
+
+    // A later write reopens the small page: still one page, every request once.
+    await write(60)
+    expect(await mergeShapePacks(db)).toEqual({ merged: 1, pages: 1, complete: true })
+    expect(await count('SELECT count(*) AS n FROM shape_packs')).toBe(1)
+    expect(await count('SELECT sum(requests) AS n FROM shape_packs')).toBe(160)
+  })
+
+  it('cuts pages at PAGE_PATHS paths, and reopens only a small one', async () => {
+    const n = 2 * PAGE_PATHS + 1000
+    await writeEvents(
+      db,
+      Array.from({ length: n }, (_, i) => requestTo(`/p/${String(i).padStart(5, '0')}`, i)),
+    )
+    const packs = await count('SELECT count(*) AS n FROM shape_inbox')
+    // A write's sets of statements stay within D1's 2 MB per bound string: 9,000 events take more than one.
+    expect(packs).toBeGreaterThan(1)
+    expect(await mergeShapePacks(db)).toEqual({ merged: packs, pages: 3, complete: true })
+    const sizes = (await db.prepare('SELECT paths FROM shape_packs ORDER BY paths DESC').all<{ paths: number }>()).results.map((r) => r.paths)
+    expect(sizes).toEqual([PAGE_PATHS, PAGE_PATHS, 1000])
+    await writeEvents(db, [requestTo('/p/00000'), requestTo('/q'), requestTo('/r'), requestTo('/s')])
+    await mergeShapePacks(db)
+    const after = (await db.prepare('SELECT paths FROM shape_packs ORDER BY paths DESC').all<{ paths: number }>()).results.map((r) => r.paths)
+    // The small page took all four: '/p/00000' a second time (its other count is on a full page), and three new paths.
+    expect(after).toEqual([PAGE_PATHS, PAGE_PATHS, 1004])
+    expect(await count(`SELECT sum(requests) AS n FROM (${SHAPE_PATHS_SQL})`)).toBe(n + 4)
+    expect(await count(`SELECT requests AS n FROM (${SHAPE_PATHS_SQL}) WHERE path = '/p/00000'`)).toBe(2)
+  })
+
+  it('keeps a pack whose body does not parse in the inbox, and stops at its time budget', async () => {
+    await writeEvents(db, [requestTo('/a/1'), requestTo('/a/2', 1), requestTo('/a/3', 2)])
+    await db
+      .prepare(`INSERT INTO shape_inbox (day, host, agent_key, robots_version, seq, agent_tokens, requests, paths, violations, groups, body)
+        VALUES (?1, 'example.com', 'gptbot', 'v1', 1, 'gptbot', 3, 1, 0, '[]', '[["/b", 3')`)
+      .bind(DAY0)
+      .run()
+    expect(await mergeShapePacks(db, { budgetMs: 0 })).toEqual({ merged: 0, pages: 0, complete: false })
+    expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(2)
+    expect(await mergeShapePacks(db)).toEqual({ merged: 1, pages: 1, complete: true })
+    expect(await db.prepare('SELECT body FROM shape_inbox').first('body')).toBe('[["/b", 3')
+    expect(await count('SELECT sum(requests) AS n FROM shape_packs')).toBe(3)
+  })
+
+  it('writes a small write a row per path instead, which every reader adds up with the packs', async () => {
+    await writeEvents(db, [requestTo('/a/1'), requestTo('/a/2', 1)])
+    expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(0)
+    expect(await count('SELECT count(*) AS n FROM shapes_daily')).toBe(2)
+    await writeEvents(db, [requestTo('/a/1', 2), requestTo('/a/3', 3), requestTo('/a/4', 4)])
+    expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(1)
+    const rows = (await db.prepare(`SELECT path, requests FROM (${SHAPE_PATHS_SQL}) ORDER BY path`).all()).results
+    expect(rows).toEqual([
+      { path: '/a/1', requests: 2 },
+      { path: '/a/2', requests: 1 },
+      { path: '/a/3', requests: 1 },
+      { path: '/a/4', requests: 1 },
+    ])
+  })
+})
