@@ -49,3 +49,25 @@ CREATE TABLE shape_packs (
   body TEXT NOT NULL,
   PRIMARY KEY (day, host, agent_key, robots_version, seq)
 ) WITHOUT ROWID;
+
+-- Per day, host, agent, version and path group, the totals of shapes_daily's
+-- rows of a day the cron has closed (src/ledger/shape-packs.ts): a replay
+-- reads them instead of every path's row. A day is totalled once, when it
+-- is over and its hours are rolled up; a request recorded later for it is
+-- packed (src/ledger/ledger.ts), never written to shapes_daily, so the
+-- totals stay whole. ledger_state `shape_groups_day`: the first day not
+-- totalled yet.
+CREATE TABLE shape_groups_daily (
+  day INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  agent_key TEXT NOT NULL,
+  robots_version TEXT NOT NULL,
+  grp TEXT NOT NULL,
+  agent_tokens TEXT NOT NULL,
+  requests INTEGER NOT NULL,
+  paths INTEGER NOT NULL,
+  min_path TEXT NOT NULL,
+  max_path TEXT NOT NULL,
+  unplain INTEGER NOT NULL,
+  PRIMARY KEY (day, host, agent_key, robots_version, grp)
+) WITHOUT ROWID;

@@ -86,12 +86,24 @@ export default {
     for (const write of writes) {
       const meter: Meter = { rowsWritten: 0, transactions: 0 }
       const db = metered(env.DB, meter)
-      if (url.pathname === '/direct') events += await ledger.writeEvents(db, write as JudgedRequest[])
-      else if (url.pathname === '/queue') {
-        const { batch, retried: r } = batchOf(write as LedgerMessage[])
-        events += (await consumer.consume(batch, db)).events
-        retried += r()
-      } else return new Response('not found', { status: 404 })
+      // The write path tells late requests by the clock: the simulated one, a second after an isolate's last request,
+      // or, for a consumer's batch, after Queues' wait for it (max_batch_timeout, 5 s) and the sender's gathering (1 s).
+      const real = Date.now
+      try {
+        if (url.pathname === '/direct') {
+          const list = write as JudgedRequest[]
+          Date.now = () => Math.max(...list.map((e) => e.time)) + 1000
+          events += await ledger.writeEvents(db, list)
+        } else if (url.pathname === '/queue') {
+          const bodies = write as LedgerMessage[]
+          Date.now = () => Math.max(...bodies.flatMap((m) => m.events.map((e) => e.time))) + 6000
+          const { batch, retried: r } = batchOf(bodies)
+          events += (await consumer.consume(batch, db)).events
+          retried += r()
+        } else return new Response('not found', { status: 404 })
+      } finally {
+        Date.now = real
+      }
       perWrite.push(meter)
     }
     return Response.json({ events, retried, perWrite })

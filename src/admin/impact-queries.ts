@@ -7,7 +7,7 @@
 import { contentHash } from '../core/config/hash.ts'
 import { compileRobotsTxt, type RobotsMatcher } from '../core/robots/index.ts'
 import { SHAPE_CAP } from '../ledger/rollups.ts'
-import { GROUP_OF, PACK_TABLES, PLAIN } from '../ledger/shape-sql.ts'
+import { GROUP_OF, GROUPS_DAY, PACK_TABLES, PLAIN } from '../ledger/shape-sql.ts'
 import { replayImpact, uniformOver, type EstimateFacts, type ImpactAgentInfo, type ImpactShape, type JudgedBy, type ReplayResult } from './impact.ts'
 
 const DAY = 86_400_000
@@ -57,7 +57,9 @@ const NAMED = `IN (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?
  * paths (at least its distinct paths: a path is counted once per pack, day
  * and version), whether it holds a single path (then `path`), and how many
  * paths are not plain. Read from the packs' totals (src/ledger/shape-packs.ts),
- * never their bodies, and from the per-path shapes written before them. Path
+ * never their bodies, and from the per-path shapes (shapes_daily: small
+ * writes, and those before the packs), read as their totals per group for
+ * the days the cron has totalled (shape_groups_daily), row by row after. Path
  * '' holds requests recorded beyond the old per-day cap.
  */
 const packTotals = (t: string) =>
@@ -66,7 +68,8 @@ const packTotals = (t: string) =>
 const GROUPS_SQL = `SELECT host, agent_key AS agentKey, grp AS "group", max(agent_tokens) AS tokens, sum(requests) AS requests,
     sum(paths) AS paths, min(min_path) AS path, min(min_path) = max(max_path) AS single, sum(unplain) AS unplain
   FROM (${PACK_TABLES.map(packTotals).join(' UNION ALL ')}
-    UNION ALL SELECT host, agent_key, ${GROUP_OF}, agent_tokens, requests, 1, path, path, NOT ${PLAIN} FROM shapes_daily WHERE ${RANGE})
+    UNION ALL SELECT host, agent_key, grp, agent_tokens, requests, paths, min_path, max_path, unplain FROM shape_groups_daily WHERE ${RANGE}
+    UNION ALL SELECT host, agent_key, ${GROUP_OF}, agent_tokens, requests, 1, path, path, NOT ${PLAIN} FROM shapes_daily WHERE ${RANGE} AND day >= ${GROUPS_DAY})
   GROUP BY host, agent_key, grp`
 /** The paths of the groups in ?5, most requested first, at most ?6: the named packs' bodies, and the per-path shapes from before them. */
 const packPaths = (t: string) =>

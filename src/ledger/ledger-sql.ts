@@ -113,11 +113,16 @@ export const UPSERT_LATE_TIMELINE = `INSERT INTO timeline_hourly (hour, host, ca
  * Per minute, host and category, the timeline of a short span (migrations/0060): crawlers only, genuine claims only.
  * Only requests from ?2 on (the start of the hour three hours before the write): minutes are read only for activity up to three hours old, and a
  * late batch then adds no row per minute (the report reads such hours per hour, from counters that add up).
+ * And only in a host's first MINUTES_FOR hours (from its first robots.txt version; a host with none yet counts as new): what a first
+ * session shows per minute. Afterwards a row per minute would be most of what an isolate's write of a request or two costs (one row
+ * of three), for a short range the report reads per hour anyway, exactly.
  */
+const MINUTES_FOR = 6 * 3_600_000
 export const UPSERT_MINUTES = `INSERT INTO timeline_minutes (minute, host, category, requests, violations)
   SELECT (c.time / 60000) * 60000, c.host, coalesce(a.category, ''), count(*), sum(c.cls IN (${COUNTED_SQL}))
   FROM (${FACTS}) c JOIN agents a ON a.agent_key = c.agent_key
   WHERE c.request = 1 AND c.time >= ?2 AND a.kind = 'bot' AND c.verification IN ('verified', 'unverified')
+    AND c.time < coalesce((SELECT min(v.first_served) FROM robots_versions v WHERE v.host = c.host), c.time) + ${MINUTES_FOR}
   GROUP BY 1, 2, 3
   ON CONFLICT (minute, host, category) DO UPDATE SET requests = requests + excluded.requests, violations = violations + excluded.violations`
 

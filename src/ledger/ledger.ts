@@ -183,7 +183,8 @@ function chunkStatements(db: D1Database, chunk: readonly Bound[], budget: Budget
   if (late) statements.push(db.prepare(UPSERT_LATE_DAILY).bind(facts, budget.other, budget.violations), db.prepare(UPSERT_LATE_TIMELINE).bind(facts))
   const hourly = statements.push(db.prepare(UPSERT_COUNTS_HOURLY).bind(facts, budget.other, budget.violations)) - 1
   if (disallowed) statements.push(db.prepare(UPSERT_PATHS).bind(disallowedFacts, PATH_CAP))
-  if (requests) statements.push(packed(chunk) ? db.prepare(INSERT_SHAPE_PACKS).bind(facts, randomId()) : db.prepare(UPSERT_SHAPE_PATHS).bind(facts))
+  // A late request's day may be totalled already (shape_groups_daily), which only the packs are read beside.
+  if (requests) statements.push(late || packed(chunk) ? db.prepare(INSERT_SHAPE_PACKS).bind(facts, randomId()) : db.prepare(UPSERT_SHAPE_PATHS).bind(facts))
   if (requests && recent) statements.push(db.prepare(UPSERT_MINUTES).bind(facts, lateBefore - 2 * HOUR_MS))
   // Violations per rule come from the shapes (the cron adds them up); only late requests are written per rule.
   if (unsettled && late) statements.push(db.prepare(UPSERT_LATE_RULES).bind(unsettledFacts))

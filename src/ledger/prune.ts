@@ -11,7 +11,7 @@
  */
 import { DAY_MS, HOUR_MS, dayOf } from './rollups.ts'
 import { REQUEST_CLASSES } from './classes.ts'
-import { PACK_TABLES } from './shape-sql.ts'
+import { GROUPS_DAY, PACK_TABLES } from './shape-sql.ts'
 
 /** Options of pruneLedger. */
 export interface PruneOptions {
@@ -128,6 +128,8 @@ const DELETE_SHAPES = [
   ),
   `DELETE FROM shapes_daily WHERE (day, host, agent_key, robots_version, path) IN (
   SELECT day, host, agent_key, robots_version, path FROM shapes_daily WHERE day < ?1 LIMIT ?2)`,
+  `DELETE FROM shape_groups_daily WHERE (day, host, agent_key, robots_version, grp) IN (
+  SELECT day, host, agent_key, robots_version, grp FROM shape_groups_daily WHERE day < ?1 LIMIT ?2)`,
 ]
 /**
  * Crawl-delay's last request per host and agent (migrations/0040), once
@@ -150,7 +152,12 @@ const DELETE_LOSSES = `DELETE FROM ledger_losses WHERE id IN (SELECT id FROM led
  * totals once per run (a pack holds up to thousands of paths).
  */
 async function shapeCutoff(db: D1Database, from: number, cap: number): Promise<number> {
-  const perTable = [...PACK_TABLES.map((t) => `SELECT day, sum(paths) AS n FROM ${t} WHERE day >= ?1 GROUP BY day`), 'SELECT day, count(*) AS n FROM shapes_daily WHERE day >= ?1 GROUP BY day']
+  // shapes_daily's rows of a totalled day are counted from their totals (shape_groups_daily), not read again.
+  const perTable = [
+    ...PACK_TABLES.map((t) => `SELECT day, sum(paths) AS n FROM ${t} WHERE day >= ?1 GROUP BY day`),
+    `SELECT day, sum(paths) AS n FROM shape_groups_daily WHERE day >= ?1 GROUP BY day`,
+    `SELECT day, count(*) AS n FROM shapes_daily WHERE day >= max(?1, ${GROUPS_DAY}) GROUP BY day`,
+  ]
   const days = (
     await db
       .prepare(`SELECT day, sum(n) AS n FROM (${perTable.join(' UNION ALL ')}) GROUP BY day ORDER BY day DESC`)

@@ -21,7 +21,8 @@
  * a day, not one per run.
  */
 
-import { groupOf, type PackEntry } from './shape-sql.ts'
+import { groupOf, type PackEntry, TOTAL_GROUPS } from './shape-sql.ts'
+import { DAY_MS, dayOf, HOUR_MS } from './rollups.ts'
 
 export { GROUP_OF, groupOf, PACK_TABLES, type PackEntry, PLAIN, SHAPE_PATHS_SQL } from './shape-sql.ts'
 
@@ -52,7 +53,9 @@ export interface MergeResult {
   readonly merged: number
   /** Pages written. */
   readonly pages: number
-  /** False when the time budget stopped it with packs left in the inbox. */
+  /** Days of shapes_daily totalled per group (shape_groups_daily). */
+  readonly days: number
+  /** False when the time budget stopped it with packs left in the inbox or days left to total. */
   readonly complete: boolean
 }
 
@@ -154,13 +157,50 @@ function groupsOf(page: readonly PackEntry[]): [string, number, number, string, 
  * one transaction: the round's packs are deleted and their keys' pages
  * written together, so a replay or the rules roll-up sees every request
  * once, before or after. A body that does not parse is kept in the inbox
- * (and still read) rather than lost. Run it from the cron trigger.
+ * (and still read) rather than lost. Then totals per group the per-path
+ * shapes of each day that is over (totalDays), so a replay reads a row per
+ * group and day there too. Run it from the cron trigger, after rollUpLedger.
  *
  * @example
  * await mergeShapePacks(env.DB, { budgetMs: 30_000 })
  */
 export async function mergeShapePacks(db: D1Database, opts: MergeOptions = {}): Promise<MergeResult> {
   const deadline = Date.now() + Math.max(0, opts.budgetMs ?? 60_000)
+  const folded = await foldInbox(db, deadline)
+  const totalled = folded.complete ? await totalDays(db, deadline) : { days: 0, complete: false }
+  return { ...folded, days: totalled.days, complete: totalled.complete }
+}
+
+/**
+ * Totals shapes_daily per group for each day that is over, in one
+ * transaction a day with the state that says so. A day is closed an hour
+ * after its hours are rolled up (`rolled_hour`): a write cannot take that
+ * long, so no request it holds as not late (ledger.ts) can land in a day
+ * already totalled.
+ */
+async function totalDays(db: D1Database, deadline: number): Promise<{ days: number; complete: boolean }> {
+  const state = async (name: string) => (await db.prepare('SELECT value FROM ledger_state WHERE name = ?1').bind(name).first<number>('value')) ?? 0
+  const until = dayOf((await state('rolled_hour')) - HOUR_MS)
+  let from = await state('shape_groups_day')
+  let days = 0
+  const setState = (value: number) =>
+    db.prepare("INSERT INTO ledger_state (name, value) VALUES ('shape_groups_day', ?1) ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)").bind(value)
+  while (from < until) {
+    if (Date.now() >= deadline) return { days, complete: false }
+    const next = await db.prepare('SELECT min(day) AS day FROM shapes_daily WHERE day >= ?1 AND day < ?2').bind(from, until).first<number | null>('day')
+    if (next === null || next === undefined) {
+      await setState(until).run()
+      return { days, complete: true }
+    }
+    await db.batch([db.prepare(TOTAL_GROUPS).bind(next), setState(next + DAY_MS)])
+    days++
+    from = next + DAY_MS
+  }
+  return { days, complete: true }
+}
+
+/** Folds the inbox into pages (mergeShapePacks). */
+async function foldInbox(db: D1Database, deadline: number): Promise<{ merged: number; pages: number; complete: boolean }> {
   let cursor: unknown[] = [-1, '', '', '', -1]
   let merged = 0
   let pages = 0

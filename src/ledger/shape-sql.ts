@@ -51,3 +51,17 @@ export const SHAPE_PATHS_SQL = `SELECT day, host, agent_key, robots_version, pat
   FROM (${PACK_TABLES.map(entriesOf).join(' UNION ALL ')}
     UNION ALL SELECT day, host, agent_key, robots_version, path, agent_tokens, requests, violations, rule_line, rule_type, rule_pattern FROM shapes_daily)
   GROUP BY day, host, agent_key, robots_version, path`
+
+/** The first day whose shapes_daily rows are not totalled per group yet (shape_groups_daily, migrations/0080). */
+export const GROUPS_DAY = "coalesce((SELECT value FROM ledger_state WHERE name = 'shape_groups_day'), 0)"
+
+/**
+ * Totals per day, host, agent, version and path group of shapes_daily's
+ * rows of day ?1, replacing any (a day is totalled once; a run cut short
+ * totals it again, alike).
+ */
+export const TOTAL_GROUPS = `INSERT INTO shape_groups_daily (day, host, agent_key, robots_version, grp, agent_tokens, requests, paths, min_path, max_path, unplain)
+  SELECT day, host, agent_key, robots_version, ${GROUP_OF}, max(agent_tokens), sum(requests), count(*), min(path), max(path), sum(NOT ${PLAIN})
+  FROM shapes_daily WHERE day = ?1 GROUP BY day, host, agent_key, robots_version, ${GROUP_OF}
+  ON CONFLICT (day, host, agent_key, robots_version, grp) DO UPDATE SET agent_tokens = excluded.agent_tokens, requests = excluded.requests,
+    paths = excluded.paths, min_path = excluded.min_path, max_path = excluded.max_path, unplain = excluded.unplain`

@@ -7,7 +7,7 @@ import { env, SELF } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import googlebotRanges from '../fixtures/ip-ranges/googlebot.json?raw'
 import { getReport } from '../../src/admin/queries.ts'
-import { writeEvents } from '../../src/ledger/ledger.ts'
+import { recordRobotsVersion, writeEvents } from '../../src/ledger/ledger.ts'
 import { pruneLedger } from '../../src/ledger/prune.ts'
 import { refreshIpRanges } from '../../src/verify/store/ip-ranges.ts'
 import { DAY, HOUR, MINUTE, T0, googlebot, gptbot, judged } from '../support/report-fixtures.ts'
@@ -115,5 +115,19 @@ describe('the timeline against a seeded ledger', () => {
     const report = await getReport(db, recent)
     expect(report.timelineBin).toBe(HOUR)
     expect(sum(report.timeline)).toBe(1)
+  })
+
+  it('writes minutes in a host’s first six hours only, and reads hours after, exactly', async () => {
+    const now = Date.now()
+    await recordRobotsVersion(db, { host: 'new.example', hash: 'n1', text: 'User-agent: *\nDisallow: /private/\n', time: now - HOUR })
+    await recordRobotsVersion(db, { host: 'old.example', hash: 'o1', text: 'User-agent: *\nDisallow: /private/\n', time: now - 7 * HOUR })
+    await writeEvents(db, [judged({ host: 'new.example', robotsVersion: 'n1', time: now - MINUTE }), judged({ host: 'old.example', robotsVersion: 'o1', time: now - MINUTE })])
+    const hosts = (await db.prepare('SELECT host FROM timeline_minutes').all<{ host: string }>()).results
+    expect(hosts).toEqual([{ host: 'new.example' }])
+    // The old host's short range has no minutes: its hours, which add up.
+    const report = await getReport(db, { since: now - 2 * HOUR, until: now, host: 'old.example' })
+    expect(report.timelineBin).toBe(HOUR)
+    expect(sum(report.timeline)).toBe(1)
+    expect((await getReport(db, { since: now - 2 * HOUR, until: now, host: 'new.example' })).timelineBin).toBe(MINUTE)
   })
 })

@@ -3,7 +3,7 @@
 // merge: a write costs a pack per day, host, agent and version, whatever its
 // paths; the merge keeps every sum the replay and the rules roll-up read.
 import { env } from 'cloudflare:test'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { getImpact } from '../../src/admin/impact-queries.ts'
 import { mergeShapePacks, recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/ledger/ledger.ts'
 import { GROUP_OF, PAGE_PATHS, SHAPE_PATHS_SQL, groupOf } from '../../src/ledger/shape-packs.ts'
@@ -31,6 +31,10 @@ async function groups(table: string): Promise<[string, number, number, string, s
 const requestTo = (path: string, i = 0, agent = gptbot) => judged({ agent, path, time: T0 + i, allowed: !path.startsWith('/admin/') })
 
 beforeEach(() => clearLedger(db))
+afterEach(() => vi.restoreAllMocks())
+
+/** The write path's clock: a request of the last hour or two is not late (ledger.ts), so its day cannot be totalled yet. */
+const nowIs = (time: number) => vi.spyOn(Date, 'now').mockReturnValue(time)
 
 describe('packed request shapes', () => {
   it('computes a path group in SQL as in TypeScript', async () => {
@@ -92,7 +96,7 @@ describe('packed request shapes', () => {
     const { rowsRead: _r1, ...replayBefore } = await getImpact(db, filter, options)
     expect(replayBefore.estimate.exact).toBe(true)
 
-    expect(await mergeShapePacks(db)).toEqual({ merged: 3, pages: 1, complete: true })
+    expect(await mergeShapePacks(db)).toMatchObject({ merged: 3, pages: 1, complete: true })
     expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(0)
     expect(await count('SELECT count(*) AS n FROM shape_packs')).toBe(1)
     expect(await paths()).toEqual(before)
@@ -105,7 +109,7 @@ describe('packed request shapes', () => {
 
     // A later write reopens the small page: still one page, every request once.
     await write(60)
-    expect(await mergeShapePacks(db)).toEqual({ merged: 1, pages: 1, complete: true })
+    expect(await mergeShapePacks(db)).toMatchObject({ merged: 1, pages: 1, complete: true })
     expect(await count('SELECT count(*) AS n FROM shape_packs')).toBe(1)
     expect(await count('SELECT sum(requests) AS n FROM shape_packs')).toBe(160)
   })
@@ -119,7 +123,7 @@ describe('packed request shapes', () => {
     const packs = await count('SELECT count(*) AS n FROM shape_inbox')
     // A write's sets of statements stay within D1's 2 MB per bound string: 9,000 events take more than one.
     expect(packs).toBeGreaterThan(1)
-    expect(await mergeShapePacks(db)).toEqual({ merged: packs, pages: 3, complete: true })
+    expect(await mergeShapePacks(db)).toMatchObject({ merged: packs, pages: 3, complete: true })
     const sizes = (await db.prepare('SELECT paths FROM shape_packs ORDER BY paths DESC').all<{ paths: number }>()).results.map((r) => r.paths)
     expect(sizes).toEqual([PAGE_PATHS, PAGE_PATHS, 1000])
     await writeEvents(db, [requestTo('/p/00000'), requestTo('/q'), requestTo('/r'), requestTo('/s')])
@@ -138,14 +142,52 @@ describe('packed request shapes', () => {
         VALUES (?1, 'example.com', 'gptbot', 'v1', 1, 'gptbot', 3, 1, 0, '[]', '[["/b", 3')`)
       .bind(DAY0)
       .run()
-    expect(await mergeShapePacks(db, { budgetMs: 0 })).toEqual({ merged: 0, pages: 0, complete: false })
+    expect(await mergeShapePacks(db, { budgetMs: 0 })).toMatchObject({ merged: 0, pages: 0, complete: false })
     expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(2)
-    expect(await mergeShapePacks(db)).toEqual({ merged: 1, pages: 1, complete: true })
+    expect(await mergeShapePacks(db)).toMatchObject({ merged: 1, pages: 1, complete: true })
     expect(await db.prepare('SELECT body FROM shape_inbox').first('body')).toBe('[["/b", 3')
     expect(await count('SELECT sum(requests) AS n FROM shape_packs')).toBe(3)
   })
 
+  it('totals the per-path shapes of a day that is over, once, and packs a request recorded later for it', async () => {
+    await recordRobotsVersion(db, { host: 'example.com', hash: 'v1', text: 'User-agent: *\nDisallow: /admin/\n', time: T0 - 30 * DAY })
+    // Small writes (a request or two), as they happen: a row per path.
+    for (let i = 0; i < 12; i++) {
+      nowIs(T0 + i * HOUR + 1000)
+      await writeEvents(db, [requestTo(`/articles/${i % 5}`, i * HOUR), requestTo(i % 2 ? '/about' : '/', i * HOUR + 1)])
+    }
+    vi.restoreAllMocks()
+    expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(0)
+    const filter = { since: DAY0, until: DAY0 + 2 * DAY }
+    const options = { candidates: new Map([['*', 'User-agent: *\nDisallow: /articles/3\n']]), exempt: new Set<string>(), protect: new Set<string>() }
+    const { rowsRead: _r1, ...before } = await getImpact(db, filter, options)
+    expect(before.summary.requests).toBe(24)
+
+    // Not before the day's hours are rolled up, and an hour more.
+    await rollUpLedger(db, { now: DAY0 + DAY + HOUR })
+    expect(await mergeShapePacks(db)).toMatchObject({ days: 0, complete: true })
+    await rollUpLedger(db, { now: DAY0 + DAY + 3 * HOUR })
+    expect(await mergeShapePacks(db)).toMatchObject({ days: 1, complete: true })
+    expect(await mergeShapePacks(db)).toMatchObject({ days: 0, complete: true })
+    const totals = (await db.prepare('SELECT grp, requests, paths, min_path, max_path FROM shape_groups_daily ORDER BY grp').all()).results
+    expect(totals).toEqual([
+      { grp: '/', requests: 12, paths: 2, min_path: '/', max_path: '/about' },
+      { grp: '/articles/', requests: 12, paths: 5, min_path: '/articles/0', max_path: '/articles/4' },
+    ])
+    const { rowsRead: _r2, ...after } = await getImpact(db, filter, options)
+    expect(after).toEqual(before)
+
+    // Late, for the totalled day: packed, and still replayed.
+    nowIs(DAY0 + DAY + 3 * HOUR)
+    await writeEvents(db, [requestTo('/articles/3', 5 * HOUR)])
+    expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(1)
+    expect(await count('SELECT count(*) AS n FROM shapes_daily')).toBe(7)
+    const { rowsRead: _r3, ...late } = await getImpact(db, filter, options)
+    expect(late.summary.requests).toBe(25)
+  })
+
   it('writes a small write a row per path instead, which every reader adds up with the packs', async () => {
+    nowIs(T0 + 1000)
     await writeEvents(db, [requestTo('/a/1'), requestTo('/a/2', 1)])
     expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(0)
     expect(await count('SELECT count(*) AS n FROM shapes_daily')).toBe(2)

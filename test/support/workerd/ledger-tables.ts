@@ -17,6 +17,7 @@ export const LEDGER_TABLES = [
   'shapes_daily',
   'shape_inbox',
   'shape_packs',
+  'shape_groups_daily',
   'ledger_held',
   'crawl_times',
   'crawl_delay_daily',
