@@ -71,3 +71,12 @@ CREATE TABLE shape_groups_daily (
   unplain INTEGER NOT NULL,
   PRIMARY KEY (day, host, agent_key, robots_version, grp)
 ) WITHOUT ROWID;
+
+-- A closed day's paths of counted violations are replaced by the cron with
+-- its top paths per host and agent, from the shapes (src/ledger/shape-sql.ts
+-- TOP_PATHS). From the first whole day after this migration on: earlier
+-- shapes may carry no violations (before migration 0070), and their days keep
+-- the paths written as they came.
+INSERT INTO ledger_state (name, value)
+  SELECT 'top_paths_day', (coalesce((SELECT value FROM ledger_state WHERE name = 'rolled_hour'), 0) / 86400000 + 1) * 86400000
+  WHERE true ON CONFLICT (name) DO NOTHING;

@@ -124,7 +124,9 @@ export default {
       // The fold of the shape inbox into pages (src/ledger/shape-packs.ts) is part of what the writes cost: metered apart, added to them.
       const folded: Meter = { rowsRead: 0, rowsWritten: 0, sizeAfter: 0, queries: 0 }
       const merge =
-        'mergeShapePacks' in ledger ? await (ledger as { mergeShapePacks: (db: D1Database, o: { budgetMs: number }) => Promise<unknown> }).mergeShapePacks(metered(env.DB, folded), { budgetMs: 600_000 }) : null
+        'mergeShapePacks' in ledger
+          ? await (ledger as { mergeShapePacks: (db: D1Database, o: { budgetMs: number }) => Promise<unknown> }).mergeShapePacks(metered(env.DB, folded), { budgetMs: 600_000 })
+          : null
       return answer({ merge, mergeRowsWritten: folded.rowsWritten, rollUp, prune: await ledger.pruneLedger(db, { now }) })
     }
     const headers = new Headers(request.headers)

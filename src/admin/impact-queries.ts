@@ -64,7 +64,7 @@ const NAMED = `IN (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?
  */
 const packTotals = (t: string) =>
   `SELECT p.host, p.agent_key, g.value ->> 0 AS grp, p.agent_tokens, g.value ->> 1 AS requests, g.value ->> 2 AS paths, g.value ->> 3 AS min_path,
-    g.value ->> 4 AS max_path, g.value ->> 5 AS unplain FROM ${t} p, json_each(p.groups) g WHERE ${RANGE}`
+    g.value ->> 4 AS max_path, g.value ->> 5 AS unplain FROM ${t} p, json_each(CASE WHEN json_valid(p.groups) THEN p.groups ELSE '[]' END) g WHERE ${RANGE}`
 const GROUPS_SQL = `SELECT host, agent_key AS agentKey, grp AS "group", max(agent_tokens) AS tokens, sum(requests) AS requests,
     sum(paths) AS paths, min(min_path) AS path, min(min_path) = max(max_path) AS single, sum(unplain) AS unplain
   FROM (${PACK_TABLES.map(packTotals).join(' UNION ALL ')}
@@ -74,7 +74,7 @@ const GROUPS_SQL = `SELECT host, agent_key AS agentKey, grp AS "group", max(agen
 /** The paths of the groups in ?5, most requested first, at most ?6: the named packs' bodies, and the per-path shapes from before them. */
 const packPaths = (t: string) =>
   `SELECT host, agent_key, path, agent_tokens, requests FROM (SELECT p.host, p.agent_key, e.value ->> 0 AS path, p.agent_tokens, e.value ->> 1 AS requests
-    FROM ${t} p, json_each(p.body) e WHERE ${RANGE} AND EXISTS (SELECT 1 FROM json_each(p.groups) g WHERE (p.host, p.agent_key, g.value ->> 0) ${NAMED}))
+    FROM ${t} p, json_each(CASE WHEN json_valid(p.body) THEN p.body ELSE '[]' END) e WHERE ${RANGE} AND EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(p.groups) THEN p.groups ELSE '[]' END) g WHERE (p.host, p.agent_key, g.value ->> 0) ${NAMED}))
     WHERE (host, agent_key, ${GROUP_OF}) ${NAMED}`
 const PATHS_SQL = `SELECT host, agent_key AS agentKey, path, max(agent_tokens) AS tokens, sum(requests) AS requests
   FROM (${PACK_TABLES.map(packPaths).join(' UNION ALL ')}

@@ -7,7 +7,7 @@
  * paths (paths_daily holds PATH_CAP per agent, host, class and day), and
  * each counter row once. Filters are bound values.
  */
-import { COUNTED_CLASSES, COUNTED_SQL, GRACE_MS, isCounted } from '../ledger/classes.ts'
+import { COUNTED_CLASSES, COUNTED_SQL, GRACE_MS, isCounted, TOP_PATHS_CLASS } from '../ledger/classes.ts'
 import { SAMPLE_BUDGET, VIOLATION_SAMPLE_BUDGET } from '../ledger/rollups.ts'
 import { describeCoverage, HOUR, MINUTE, planRange, timelineBinFor, type RangePlan } from './coverage.ts'
 import { getCrawlDelays } from './crawl-delay.ts'
@@ -157,7 +157,7 @@ const PATHS_SQL = `SELECT p.class AS cls, p.agent_key AS agentKey, p.host, p.pat
   WHERE (?1 IS NULL OR p.host = ?1) AND (?2 IS NULL OR p.agent_key = ?2)
     AND (?3 IS NULL OR p.agent_key IN (SELECT agent_key FROM agents WHERE category = ?3))
   GROUP BY p.class, p.agent_key, p.host, p.path`
-const PATH_CLASSES = JSON.stringify([...COUNTED_CLASSES, 'spoofed', 'unknown'])
+const PATH_CLASSES = JSON.stringify([...COUNTED_CLASSES, TOP_PATHS_CLASS, 'spoofed', 'unknown'])
 
 const RULES_SQL = `SELECT r.host, r.robots_version AS robotsVersion, max(r.rule_type) AS type, max(r.rule_pattern) AS pattern, r.rule_line AS line,
     sum(r.violations + r.derived) AS violations, count(DISTINCT r.agent_key) AS agents
@@ -335,7 +335,7 @@ export async function getReport(db: D1Database, filter: ReportFilter, opts: GetR
     otherPaths: Math.max(
       0,
       counts.filter((c) => isCounted(c.cls) && c.verification !== 'spoofed' && c.verification !== 'unknown').reduce((n, c) => n + c.requests, 0) -
-        paths.filter((p) => p.path !== '' && isCounted(p.cls)).reduce((n, p) => n + p.requests, 0),
+        paths.filter((p) => p.path !== '' && (isCounted(p.cls) || p.cls === TOP_PATHS_CLASS)).reduce((n, p) => n + p.requests, 0),
     ),
   })
   const crawlDelays = await getCrawlDelays(db, filter)

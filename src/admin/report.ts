@@ -6,7 +6,7 @@
  * Node, over D1's counters and Analytics Engine's alike.
  */
 import { compileRobotsTxt, type RobotsMatcher } from '../core/robots/index.ts'
-import { GRACE_MS, isCounted } from '../ledger/classes.ts'
+import { GRACE_MS, isCounted, TOP_PATHS_CLASS } from '../ledger/classes.ts'
 import type { AgentEvidence, AgentInfo, AgentReport, CounterRow, GraceWindow, PathCount, Report, ReportInput, SpoofReport, ViolationClass } from './types.ts'
 import { COMPLIANCE_ORDER, complianceFor, pendingEnd, THRESHOLDS } from './compliance.ts'
 import { withCrawlDelays } from './crawl-delay-verdict.ts'
@@ -134,7 +134,7 @@ export function buildReport(input: ReportInput): Report {
   const paths = new Map<string, { path: Omit<PathCount, 'violations' | 'agents'>; violations: number; agents: Set<string> }>()
   for (const p of input.paths) {
     if (p.path === '') continue
-    const side = p.cls === 'spoofed' ? 'spoofed' : p.cls === 'unknown' ? 'unchecked' : isCounted(p.cls) ? 'real' : null
+    const side = p.cls === 'spoofed' ? 'spoofed' : p.cls === 'unknown' ? 'unchecked' : isCounted(p.cls) || p.cls === TOP_PATHS_CLASS ? 'real' : null
     if (side === null) continue
     const counts = getOr(examples, `${side}\n${p.agentKey}`, () => new Map<string, number>())
     counts.set(p.path, (counts.get(p.path) ?? 0) + p.requests)

@@ -3,7 +3,7 @@
  * queries load from D1, or from Analytics Engine) and what it returns. Plain
  * data, no I/O, so the judgment runs in plain Node.
  */
-import type { RequestClass, VIOLATION_CLASSES } from '../ledger/classes.ts'
+import type { RequestClass, TOP_PATHS_CLASS, VIOLATION_CLASSES } from '../ledger/classes.ts'
 
 export type { RequestClass }
 
@@ -86,7 +86,8 @@ export interface CounterRow {
 
 /** Requests to one path by one agent in one class. Path '' holds the paths beyond the per-day cap. */
 export interface PathRow {
-  readonly cls: RequestClass
+  /** A request class, or TOP_PATHS_CLASS: a closed day's top paths of every counted class together (src/ledger/shape-sql.ts TOP_PATHS). */
+  readonly cls: RequestClass | typeof TOP_PATHS_CLASS
   readonly agentKey: string
   readonly host: string
   readonly path: string

@@ -32,6 +32,14 @@ export const COUNTED_CLASSES = ['afterFetch', 'staleCopy', 'neverFetched'] as co
 /** The same list as an SQL literal list, for constant SQL text. */
 export const COUNTED_SQL = COUNTED_CLASSES.map((c) => `'${c}'`).join(', ')
 
+/**
+ * paths_daily's class for a closed day's top paths of counted violations per
+ * host and agent, every counted class together (src/ledger/shape-sql.ts
+ * TOP_PATHS): they replace that day's first paths per class, which are the
+ * first seen, not the most requested.
+ */
+export const TOP_PATHS_CLASS = 'counted'
+
 /** RFC 9309 §2.4: a crawler SHOULD NOT use a cached robots.txt for more than 24 hours. */
 export const GRACE_MS = 24 * 3_600_000
 

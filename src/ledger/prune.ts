@@ -10,7 +10,7 @@
  * scanned. The shapes' row cap reads their keys once per run.
  */
 import { DAY_MS, HOUR_MS, dayOf } from './rollups.ts'
-import { REQUEST_CLASSES } from './classes.ts'
+import { REQUEST_CLASSES, TOP_PATHS_CLASS } from './classes.ts'
 import { GROUPS_DAY, PACK_TABLES } from './shape-sql.ts'
 
 /** Options of pruneLedger. */
@@ -172,7 +172,7 @@ async function shapeCutoff(db: D1Database, from: number, cap: number): Promise<n
   return 0
 }
 // Every class but robotsTxt: the classes of the disallowed and allowed requests whose paths are counted.
-const ALL_CLASSES = JSON.stringify(REQUEST_CLASSES.filter((c) => c !== 'robotsTxt'))
+const ALL_CLASSES = JSON.stringify([...REQUEST_CLASSES.filter((c) => c !== 'robotsTxt'), TOP_PATHS_CLASS])
 
 /** The time from which at most `cap` raw rows remain, from the counters' own tally of rows kept. */
 async function budgetCutoff(db: D1Database, from: number, rolledHour: number, cap: number): Promise<number> {

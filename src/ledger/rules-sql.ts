@@ -8,7 +8,7 @@ const RULES_DAY = "coalesce((SELECT value FROM ledger_state WHERE name = 'rules_
 /** A pack's paths with counted violations, per table (src/ledger/shape-packs.ts): the body entries that carry a rule. */
 const violationsOf = (table: string) => `SELECT p.day, p.host, p.robots_version, p.agent_key, e.value ->> 3 AS rule_line, e.value ->> 4 AS rule_type,
     coalesce(e.value ->> 5, '') AS rule_pattern, e.value ->> 2 AS violations
-  FROM ${table} p, json_each(p.body) e WHERE p.day >= ${RULES_DAY} AND p.violations > 0 AND json_array_length(e.value) > 2`
+  FROM ${table} p, json_each(CASE WHEN json_valid(p.body) THEN p.body ELSE '[]' END) e WHERE p.day >= ${RULES_DAY} AND p.violations > 0 AND json_array_length(e.value) > 2`
 
 /**
  * Violations per rule (rules_daily.derived), added up again from the shapes

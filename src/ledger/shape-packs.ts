@@ -21,7 +21,7 @@
  * a day, not one per run.
  */
 
-import { groupOf, type PackEntry, TOTAL_GROUPS } from './shape-sql.ts'
+import { groupOf, type PackEntry, TOP_PATHS, TOTAL_GROUPS } from './shape-sql.ts'
 import { DAY_MS, dayOf, HOUR_MS } from './rollups.ts'
 
 export { GROUP_OF, groupOf, PACK_TABLES, type PackEntry, PLAIN, SHAPE_PATHS_SQL } from './shape-sql.ts'
@@ -70,7 +70,7 @@ interface InboxRow {
 }
 
 /**
- * The next round's inbox packs after the cursor ?1..?6 (a row value), in key
+ * The next round's inbox packs after the cursor ?1..?5 (a row value), in key
  * order, up to ROUND_PACKS and ROUND_CHARS characters (always at least one).
  */
 const ROUND_SQL = `SELECT day, host, agent_key, robots_version, seq, agent_tokens, body FROM (
@@ -172,8 +172,9 @@ export async function mergeShapePacks(db: D1Database, opts: MergeOptions = {}): 
 }
 
 /**
- * Totals shapes_daily per group for each day that is over, in one
- * transaction a day with the state that says so. A day is closed an hour
+ * Totals shapes_daily per group for each day that is over, and puts the
+ * day's top paths of counted violations in place of its first ones
+ * (TOP_PATHS), in one transaction a day with the state that says so. A day is closed an hour
  * after its hours are rolled up (`rolled_hour`): a write cannot take that
  * long, so no request it holds as not late (ledger.ts) can land in a day
  * already totalled.
@@ -192,7 +193,7 @@ async function totalDays(db: D1Database, deadline: number): Promise<{ days: numb
       await setState(until).run()
       return { days, complete: true }
     }
-    await db.batch([db.prepare(TOTAL_GROUPS).bind(next), setState(next + DAY_MS)])
+    await db.batch([db.prepare(TOTAL_GROUPS).bind(next), ...TOP_PATHS.map((sql) => db.prepare(sql).bind(next)), setState(next + DAY_MS)])
     days++
     from = next + DAY_MS
   }

@@ -3,6 +3,8 @@
  * from constant names and free of Workers types, so Node tests read the
  * ledger with it too.
  */
+import { COUNTED_SQL, TOP_PATHS_CLASS } from './classes.ts'
+import { PATH_CAP } from './rollups.ts'
 /**
  * A path's group: its first segment with both slashes (`/articles/` for
  * `/articles/1`), `/` for a path with no second slash, and the path itself
@@ -38,7 +40,7 @@ export const PACK_TABLES = ['shape_inbox', 'shape_packs'] as const
 /** A pack table's paths, one row per entry. */
 const entriesOf = (t: string) => `SELECT p.day, p.host, p.agent_key, p.robots_version, e.value ->> 0 AS path, p.agent_tokens, e.value ->> 1 AS requests,
     coalesce(e.value ->> 2, 0) AS violations, e.value ->> 3 AS rule_line, e.value ->> 4 AS rule_type, e.value ->> 5 AS rule_pattern
-  FROM ${t} p, json_each(p.body) e`
+  FROM ${t} p, json_each(CASE WHEN json_valid(p.body) THEN p.body ELSE '[]' END) e`
 
 /**
  * Every stored shape as one row per day, host, agent, version and path, as
@@ -65,3 +67,34 @@ export const TOTAL_GROUPS = `INSERT INTO shape_groups_daily (day, host, agent_ke
   FROM shapes_daily WHERE day = ?1 GROUP BY day, host, agent_key, robots_version, ${GROUP_OF}
   ON CONFLICT (day, host, agent_key, robots_version, grp) DO UPDATE SET agent_tokens = excluded.agent_tokens, requests = excluded.requests,
     paths = excluded.paths, min_path = excluded.min_path, max_path = excluded.max_path, unplain = excluded.unplain`
+
+/** The first day whose paths of counted violations the cron replaces with the day's top paths (migrations/0080: shapes carry violations from then on). */
+const TOP_PATHS_DAY = "coalesce((SELECT value FROM ledger_state WHERE name = 'top_paths_day'), 0)"
+
+/** Every path with counted violations of day ?1, per host and agent, from each table that holds shapes. */
+const VIOLATED_PATHS = [
+  ...PACK_TABLES.map(
+    (t) => `SELECT p.host, p.agent_key, e.value ->> 0 AS path, e.value ->> 2 AS v FROM ${t} p, json_each(CASE WHEN json_valid(p.body) THEN p.body ELSE '[]' END) e
+      WHERE p.day = ?1 AND p.violations > 0 AND json_array_length(e.value) > 2`,
+  ),
+  'SELECT host, agent_key, path, violations AS v FROM shapes_daily WHERE day = ?1 AND violations > 0',
+].join(' UNION ALL ')
+
+/**
+ * A closed day's top PATH_CAP paths of counted violations per host and agent
+ * (ties by path), with their exact counts, in place of the first PATH_CAP per
+ * class that the write path keeps (ledger-sql.ts UPSERT_PATHS): the rest
+ * stays the counters' total less them, as before. Genuine claims'
+ * violations recorded on time, as the shapes count them (a request recorded
+ * after its hour was rolled up counts in the counters and rules only).
+ * Days before `top_paths_day` keep their rows: their shapes carry no violations.
+ */
+export const TOP_PATHS: readonly string[] = [
+  `DELETE FROM paths_daily WHERE class IN (${COUNTED_SQL}) AND day = ?1 AND ?1 >= ${TOP_PATHS_DAY}`,
+  `INSERT INTO paths_daily (class, day, host, agent_key, verification, robots_version, path, agent_tokens, requests, paths)
+  SELECT '${TOP_PATHS_CLASS}', ?1, host, agent_key, '', '', path, '', v, 0 FROM (
+    SELECT host, agent_key, path, sum(v) AS v, row_number() OVER (PARTITION BY host, agent_key ORDER BY sum(v) DESC, path) AS rank
+    FROM (${VIOLATED_PATHS}) GROUP BY host, agent_key, path)
+  WHERE rank <= ${PATH_CAP} AND ?1 >= ${TOP_PATHS_DAY}
+  ON CONFLICT (class, day, host, agent_key, verification, robots_version, path) DO UPDATE SET requests = excluded.requests`,
+]

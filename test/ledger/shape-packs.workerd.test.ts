@@ -5,9 +5,10 @@
 import { env } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { getImpact } from '../../src/admin/impact-queries.ts'
+import { getReport } from '../../src/admin/queries.ts'
 import { mergeShapePacks, recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/ledger/ledger.ts'
 import { GROUP_OF, PAGE_PATHS, SHAPE_PATHS_SQL, groupOf } from '../../src/ledger/shape-packs.ts'
-import { DAY, HOUR, T0, googlebot, gptbot, judged } from '../support/report-fixtures.ts'
+import { DAY, HOUR, MINUTE, T0, googlebot, gptbot, judged } from '../support/report-fixtures.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
 
 const db = env.DB
@@ -142,6 +143,11 @@ describe('packed request shapes', () => {
         VALUES (?1, 'example.com', 'gptbot', 'v1', 1, 'gptbot', 3, 1, 0, '[]', '[["/b", 3')`)
       .bind(DAY0)
       .run()
+    // Every reader skips it rather than fail: the paths, the replay, the rules roll-up.
+    expect(await paths()).toHaveLength(3)
+    const replay = await getImpact(db, { since: DAY0, until: DAY0 + DAY }, { candidates: new Map([['*', 'User-agent: *\nDisallow: /a/\n']]), exempt: new Set(), protect: new Set() })
+    expect(replay.summary.requests).toBe(3)
+    await rollUpLedger(db, { now: T0 })
     expect(await mergeShapePacks(db, { budgetMs: 0 })).toMatchObject({ merged: 0, pages: 0, complete: false })
     expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(2)
     expect(await mergeShapePacks(db)).toMatchObject({ merged: 1, pages: 1, complete: true })
@@ -184,6 +190,37 @@ describe('packed request shapes', () => {
     expect(await count('SELECT count(*) AS n FROM shapes_daily')).toBe(7)
     const { rowsRead: _r3, ...late } = await getImpact(db, filter, options)
     expect(late.summary.requests).toBe(25)
+  })
+
+  it('replaces a closed day’s first paths of counted violations with its top paths, exactly', async () => {
+    await recordRobotsVersion(db, { host: 'example.com', hash: 'v1', text: 'User-agent: *\nDisallow: /admin/\n', time: T0 - 30 * DAY })
+    // The first three paths come first; the most requested one after them.
+    const paths = ['/admin/a', '/admin/b', '/admin/c', ...Array.from({ length: 10 }, () => '/admin/z')]
+    for (const [i, path] of paths.entries()) {
+      nowIs(T0 + i * MINUTE + 1000)
+      await writeEvents(db, [requestTo(path, i * MINUTE)])
+    }
+    vi.restoreAllMocks()
+    const day = { since: DAY0, until: DAY0 + DAY }
+    const before = await getReport(db, day)
+    expect(before.topPaths.map((p) => [p.path, p.violations])).toEqual([
+      ['/admin/a', 1],
+      ['/admin/b', 1],
+      ['/admin/c', 1],
+    ])
+    expect(before.coverage.paths.other).toBe(10)
+
+    await rollUpLedger(db, { now: DAY0 + DAY + 3 * HOUR })
+    expect(await mergeShapePacks(db)).toMatchObject({ days: 1 })
+    const after = await getReport(db, day)
+    expect(after.topPaths.map((p) => [p.path, p.violations])).toEqual([
+      ['/admin/z', 10],
+      ['/admin/a', 1],
+      ['/admin/b', 1],
+    ])
+    expect(after.agents.find((a) => a.agentKey === 'gptbot')?.evidence.examplePaths[0]).toBe('/admin/z')
+    expect(after.coverage.paths.other).toBe(1)
+    expect(after.totals.violations).toBe(before.totals.violations)
   })
 
   it('writes a small write a row per path instead, which every reader adds up with the packs', async () => {
