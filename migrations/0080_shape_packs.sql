@@ -69,6 +69,10 @@ CREATE TABLE shape_groups_daily (
   min_path TEXT NOT NULL,
   max_path TEXT NOT NULL,
   unplain INTEGER NOT NULL,
+  -- The group's paths, JSON [[path, requests], ...], when it has at most 16
+  -- that day (a site's pages without a second slash, say): a replay that
+  -- must judge them one by one reads them here, not from every row of the day.
+  list TEXT,
   PRIMARY KEY (day, host, agent_key, robots_version, grp)
 ) WITHOUT ROWID;
 

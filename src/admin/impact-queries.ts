@@ -49,7 +49,9 @@ export interface ImpactReport extends ReplayResult {
   readonly rowsRead: number
 }
 
-const RANGE = `day >= ?1 AND day < ?2 AND (?3 IS NULL OR host = ?3) AND (?4 IS NULL OR agent_key = ?4)`
+/** The filter on a table's (or alias's) columns: whole days ?1 to ?2, host ?3, agent ?4 (null: any). */
+const rangeOf = (t: string) => `${t}.day >= ?1 AND ${t}.day < ?2 AND (?3 IS NULL OR ${t}.host = ?3) AND (?4 IS NULL OR ${t}.agent_key = ?4)`
+const RANGE = rangeOf('t')
 /** The groups named in ?5 (JSON [host, agent, group] triples). */
 const NAMED = `IN (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?5))`
 /**
@@ -62,24 +64,38 @@ const NAMED = `IN (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?
  * the days the cron has totalled (shape_groups_daily), row by row after. Path
  * '' holds requests recorded beyond the old per-day cap.
  */
-const packTotals = (t: string) =>
-  `SELECT p.host, p.agent_key, g.value ->> 0 AS grp, p.agent_tokens, g.value ->> 1 AS requests, g.value ->> 2 AS paths, g.value ->> 3 AS min_path,
-    g.value ->> 4 AS max_path, g.value ->> 5 AS unplain FROM ${t} p, json_each(CASE WHEN json_valid(p.groups) THEN p.groups ELSE '[]' END) g WHERE ${RANGE}`
+const packTotals = (table: string) =>
+  `SELECT t.host, t.agent_key, g.value ->> 0 AS grp, t.agent_tokens, g.value ->> 1 AS requests, g.value ->> 2 AS paths, g.value ->> 3 AS min_path,
+    g.value ->> 4 AS max_path, g.value ->> 5 AS unplain FROM ${table} t, json_each(CASE WHEN json_valid(t.groups) THEN t.groups ELSE '[]' END) g WHERE ${RANGE}`
 const GROUPS_SQL = `SELECT host, agent_key AS agentKey, grp AS "group", max(agent_tokens) AS tokens, sum(requests) AS requests,
     sum(paths) AS paths, min(min_path) AS path, min(min_path) = max(max_path) AS single, sum(unplain) AS unplain
   FROM (${PACK_TABLES.map(packTotals).join(' UNION ALL ')}
-    UNION ALL SELECT host, agent_key, grp, agent_tokens, requests, paths, min_path, max_path, unplain FROM shape_groups_daily WHERE ${RANGE}
-    UNION ALL SELECT host, agent_key, ${GROUP_OF}, agent_tokens, requests, 1, path, path, NOT ${PLAIN} FROM shapes_daily WHERE ${RANGE} AND day >= ${GROUPS_DAY})
+    UNION ALL SELECT host, agent_key, grp, agent_tokens, requests, paths, min_path, max_path, unplain FROM shape_groups_daily t WHERE ${RANGE}
+    UNION ALL SELECT host, agent_key, ${GROUP_OF}, agent_tokens, requests, 1, path, path, NOT ${PLAIN} FROM shapes_daily t WHERE ${RANGE} AND t.day >= ${GROUPS_DAY})
   GROUP BY host, agent_key, grp`
-/** The paths of the groups in ?5, most requested first, at most ?6: the named packs' bodies, and the per-path shapes from before them. */
-const packPaths = (t: string) =>
-  `SELECT host, agent_key, path, agent_tokens, requests FROM (SELECT p.host, p.agent_key, e.value ->> 0 AS path, p.agent_tokens, e.value ->> 1 AS requests
-    FROM ${t} p, json_each(CASE WHEN json_valid(p.body) THEN p.body ELSE '[]' END) e WHERE ${RANGE} AND EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(p.groups) THEN p.groups ELSE '[]' END) g WHERE (p.host, p.agent_key, g.value ->> 0) ${NAMED}))
+/** The paths of the groups in ?5 in a pack table's bodies. */
+const packPaths = (table: string) =>
+  `SELECT host, agent_key, path, agent_tokens, requests FROM (SELECT t.host, t.agent_key, e.value ->> 0 AS path, t.agent_tokens, e.value ->> 1 AS requests
+    FROM ${table} t, json_each(CASE WHEN json_valid(t.body) THEN t.body ELSE '[]' END) e
+    WHERE ${RANGE} AND EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(t.groups) THEN t.groups ELSE '[]' END) g WHERE (t.host, t.agent_key, g.value ->> 0) ${NAMED}))
     WHERE (host, agent_key, ${GROUP_OF}) ${NAMED}`
+/**
+ * The paths of the groups in ?5, most requested first, at most ?6: from the
+ * packs' bodies; for a day the cron has totalled, from the group's list
+ * when it has one, else from that day's per-path rows of the agent (a seek
+ * by day, host, agent and version); for a day after, from the per-path rows.
+ * Each request is read from one place only.
+ */
 const PATHS_SQL = `SELECT host, agent_key AS agentKey, path, max(agent_tokens) AS tokens, sum(requests) AS requests
   FROM (${PACK_TABLES.map(packPaths).join(' UNION ALL ')}
-    UNION ALL SELECT host, agent_key, path, agent_tokens, requests FROM shapes_daily
-      WHERE ${RANGE} AND path <> '' AND (host, agent_key, ${GROUP_OF}) ${NAMED})
+    UNION ALL SELECT t.host, t.agent_key, l.value ->> 0 AS path, t.agent_tokens, l.value ->> 1 AS requests
+      FROM shape_groups_daily t, json_each(CASE WHEN json_valid(t.list) THEN t.list ELSE '[]' END) l
+      WHERE ${RANGE} AND t.list IS NOT NULL AND (t.host, t.agent_key, t.grp) ${NAMED}
+    UNION ALL SELECT s.host, s.agent_key, s.path, s.agent_tokens, s.requests
+      FROM shape_groups_daily t JOIN shapes_daily s ON s.day = t.day AND s.host = t.host AND s.agent_key = t.agent_key AND s.robots_version = t.robots_version
+      WHERE ${RANGE} AND t.list IS NULL AND (t.host, t.agent_key, t.grp) ${NAMED} AND s.path <> '' AND ${GROUP_OF.replaceAll('path', 's.path')} = t.grp
+    UNION ALL SELECT host, agent_key, path, agent_tokens, requests FROM shapes_daily t
+      WHERE ${RANGE} AND t.day >= ${GROUPS_DAY} AND path <> '' AND (host, agent_key, ${GROUP_OF}) ${NAMED})
   GROUP BY host, agent_key, path ORDER BY requests DESC LIMIT ?6`
 const STATE_SQL = `SELECT value FROM ledger_state WHERE name = 'shapes_since'`
 /** ?1: the hosts, as JSON. The version served now: the one an isolate recorded last. */

@@ -57,16 +57,20 @@ export const SHAPE_PATHS_SQL = `SELECT day, host, agent_key, robots_version, pat
 /** The first day whose shapes_daily rows are not totalled per group yet (shape_groups_daily, migrations/0080). */
 export const GROUPS_DAY = "coalesce((SELECT value FROM ledger_state WHERE name = 'shape_groups_day'), 0)"
 
+/** A group's paths are listed beside its totals up to this many (shape_groups_daily.list). */
+export const LISTED_PATHS = 16
+
 /**
  * Totals per day, host, agent, version and path group of shapes_daily's
  * rows of day ?1, replacing any (a day is totalled once; a run cut short
- * totals it again, alike).
+ * totals it again, alike), with the group's paths when they are few.
  */
-export const TOTAL_GROUPS = `INSERT INTO shape_groups_daily (day, host, agent_key, robots_version, grp, agent_tokens, requests, paths, min_path, max_path, unplain)
-  SELECT day, host, agent_key, robots_version, ${GROUP_OF}, max(agent_tokens), sum(requests), count(*), min(path), max(path), sum(NOT ${PLAIN})
+export const TOTAL_GROUPS = `INSERT INTO shape_groups_daily (day, host, agent_key, robots_version, grp, agent_tokens, requests, paths, min_path, max_path, unplain, list)
+  SELECT day, host, agent_key, robots_version, ${GROUP_OF}, max(agent_tokens), sum(requests), count(*), min(path), max(path), sum(NOT ${PLAIN}),
+    CASE WHEN count(*) <= ${LISTED_PATHS} THEN json_group_array(json_array(path, requests)) END
   FROM shapes_daily WHERE day = ?1 GROUP BY day, host, agent_key, robots_version, ${GROUP_OF}
   ON CONFLICT (day, host, agent_key, robots_version, grp) DO UPDATE SET agent_tokens = excluded.agent_tokens, requests = excluded.requests,
-    paths = excluded.paths, min_path = excluded.min_path, max_path = excluded.max_path, unplain = excluded.unplain`
+    paths = excluded.paths, min_path = excluded.min_path, max_path = excluded.max_path, unplain = excluded.unplain, list = excluded.list`
 
 /** The first day whose paths of counted violations the cron replaces with the day's top paths (migrations/0080: shapes carry violations from then on). */
 const TOP_PATHS_DAY = "coalesce((SELECT value FROM ledger_state WHERE name = 'top_paths_day'), 0)"

@@ -8,6 +8,7 @@ import { getImpact } from '../../src/admin/impact-queries.ts'
 import { getReport } from '../../src/admin/queries.ts'
 import { mergeShapePacks, recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/ledger/ledger.ts'
 import { GROUP_OF, PAGE_PATHS, SHAPE_PATHS_SQL, groupOf } from '../../src/ledger/shape-packs.ts'
+import { LISTED_PATHS } from '../../src/ledger/shape-sql.ts'
 import { DAY, HOUR, MINUTE, T0, googlebot, gptbot, judged } from '../support/report-fixtures.ts'
 import { clearLedger } from '../support/workerd/ledger-tables.ts'
 
@@ -162,12 +163,17 @@ describe('packed request shapes', () => {
       nowIs(T0 + i * HOUR + 1000)
       await writeEvents(db, [requestTo(`/articles/${i % 5}`, i * HOUR), requestTo(i % 2 ? '/about' : '/', i * HOUR + 1)])
     }
+    // A group of more paths than a total lists (LISTED_PATHS): a replay reads its day's rows.
+    for (let i = 0; i < LISTED_PATHS + 4; i++) {
+      nowIs(T0 + i * MINUTE + 1000)
+      await writeEvents(db, [requestTo(`/tags/${i}`, i * MINUTE)])
+    }
     vi.restoreAllMocks()
     expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(0)
     const filter = { since: DAY0, until: DAY0 + 2 * DAY }
     const options = { candidates: new Map([['*', 'User-agent: *\nDisallow: /articles/3\n']]), exempt: new Set<string>(), protect: new Set<string>() }
     const { rowsRead: _r1, ...before } = await getImpact(db, filter, options)
-    expect(before.summary.requests).toBe(24)
+    expect(before.summary.requests).toBe(44)
 
     // Not before the day's hours are rolled up, and an hour more.
     await rollUpLedger(db, { now: DAY0 + DAY + HOUR })
@@ -175,10 +181,11 @@ describe('packed request shapes', () => {
     await rollUpLedger(db, { now: DAY0 + DAY + 3 * HOUR })
     expect(await mergeShapePacks(db)).toMatchObject({ days: 1, complete: true })
     expect(await mergeShapePacks(db)).toMatchObject({ days: 0, complete: true })
-    const totals = (await db.prepare('SELECT grp, requests, paths, min_path, max_path FROM shape_groups_daily ORDER BY grp').all()).results
+    const totals = (await db.prepare('SELECT grp, requests, paths, min_path, max_path, list IS NOT NULL AS listed FROM shape_groups_daily ORDER BY grp').all()).results
     expect(totals).toEqual([
-      { grp: '/', requests: 12, paths: 2, min_path: '/', max_path: '/about' },
-      { grp: '/articles/', requests: 12, paths: 5, min_path: '/articles/0', max_path: '/articles/4' },
+      { grp: '/', requests: 12, paths: 2, min_path: '/', max_path: '/about', listed: 1 },
+      { grp: '/articles/', requests: 12, paths: 5, min_path: '/articles/0', max_path: '/articles/4', listed: 1 },
+      { grp: '/tags/', requests: 20, paths: 20, min_path: '/tags/0', max_path: '/tags/9', listed: 0 },
     ])
     const { rowsRead: _r2, ...after } = await getImpact(db, filter, options)
     expect(after).toEqual(before)
@@ -187,9 +194,9 @@ describe('packed request shapes', () => {
     nowIs(DAY0 + DAY + 3 * HOUR)
     await writeEvents(db, [requestTo('/articles/3', 5 * HOUR)])
     expect(await count('SELECT count(*) AS n FROM shape_inbox')).toBe(1)
-    expect(await count('SELECT count(*) AS n FROM shapes_daily')).toBe(7)
+    expect(await count('SELECT count(*) AS n FROM shapes_daily')).toBe(27)
     const { rowsRead: _r3, ...late } = await getImpact(db, filter, options)
-    expect(late.summary.requests).toBe(25)
+    expect(late.summary.requests).toBe(45)
   })
 
   it('replaces a closed day’s first paths of counted violations with its top paths, exactly', async () => {
