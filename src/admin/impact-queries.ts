@@ -52,6 +52,8 @@ export interface ImpactReport extends ReplayResult {
 /** The filter on a table's (or alias's) columns: whole days ?1 to ?2, host ?3, agent ?4 (null: any). */
 const rangeOf = (t: string) => `${t}.day >= ?1 AND ${t}.day < ?2 AND (?3 IS NULL OR ${t}.host = ?3) AND (?4 IS NULL OR ${t}.agent_key = ?4)`
 const RANGE = rangeOf('t')
+/** The same over the days the cron has not totalled yet (from GROUPS_DAY on): one lower bound, so the key's range starts there. */
+const OPEN_RANGE = RANGE.replace('t.day >= ?1', `t.day >= max(?1, ${GROUPS_DAY})`)
 /** The groups named in ?5 (JSON [host, agent, group] triples). */
 const NAMED = `IN (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?5))`
 /**
@@ -71,7 +73,7 @@ const GROUPS_SQL = `SELECT host, agent_key AS agentKey, grp AS "group", max(agen
     sum(paths) AS paths, min(min_path) AS path, min(min_path) = max(max_path) AS single, sum(unplain) AS unplain
   FROM (${PACK_TABLES.map(packTotals).join(' UNION ALL ')}
     UNION ALL SELECT host, agent_key, grp, agent_tokens, requests, paths, min_path, max_path, unplain FROM shape_groups_daily t WHERE ${RANGE}
-    UNION ALL SELECT host, agent_key, ${GROUP_OF}, agent_tokens, requests, 1, path, path, NOT ${PLAIN} FROM shapes_daily t WHERE ${RANGE} AND t.day >= ${GROUPS_DAY})
+    UNION ALL SELECT host, agent_key, ${GROUP_OF}, agent_tokens, requests, 1, path, path, NOT ${PLAIN} FROM shapes_daily t WHERE ${OPEN_RANGE})
   GROUP BY host, agent_key, grp`
 /** The paths of the groups in ?5 in a pack table's bodies. */
 const packPaths = (table: string) =>
@@ -92,10 +94,10 @@ const PATHS_SQL = `SELECT host, agent_key AS agentKey, path, max(agent_tokens) A
       FROM shape_groups_daily t, json_each(CASE WHEN json_valid(t.list) THEN t.list ELSE '[]' END) l
       WHERE ${RANGE} AND t.list IS NOT NULL AND (t.host, t.agent_key, t.grp) ${NAMED}
     UNION ALL SELECT s.host, s.agent_key, s.path, s.agent_tokens, s.requests
-      FROM shape_groups_daily t JOIN shapes_daily s ON s.day = t.day AND s.host = t.host AND s.agent_key = t.agent_key AND s.robots_version = t.robots_version
+      FROM shape_groups_daily t CROSS JOIN shapes_daily s ON s.day = t.day AND s.host = t.host AND s.agent_key = t.agent_key AND s.robots_version = t.robots_version
       WHERE ${RANGE} AND t.list IS NULL AND (t.host, t.agent_key, t.grp) ${NAMED} AND s.path <> '' AND ${GROUP_OF.replaceAll('path', 's.path')} = t.grp
     UNION ALL SELECT host, agent_key, path, agent_tokens, requests FROM shapes_daily t
-      WHERE ${RANGE} AND t.day >= ${GROUPS_DAY} AND path <> '' AND (host, agent_key, ${GROUP_OF}) ${NAMED})
+      WHERE ${OPEN_RANGE} AND path <> '' AND (host, agent_key, ${GROUP_OF}) ${NAMED})
   GROUP BY host, agent_key, path ORDER BY requests DESC LIMIT ?6`
 const STATE_SQL = `SELECT value FROM ledger_state WHERE name = 'shapes_since'`
 /** ?1: the hosts, as JSON. The version served now: the one an isolate recorded last. */
