@@ -122,14 +122,16 @@ const DELETE_PATHS = `DELETE FROM paths_daily WHERE (class, day, host, agent_key
   CROSS JOIN paths_daily p ON p.class = k.class AND p.day < ?1 LIMIT ?3)`
 /** Shapes of days before ?1: the packs (src/ledger/shape-packs.ts), and the per-path rows written before them. */
 const DELETE_SHAPES = [
+  // A day's totals before its per-path rows: a run cut short between them never leaves totals whose rows are gone (rows left
+  // without totals are read by no replay: their day is before `shapes_since`, which a replay states as not covered).
+  `DELETE FROM shape_groups_daily WHERE (day, host, agent_key, robots_version, grp) IN (
+  SELECT day, host, agent_key, robots_version, grp FROM shape_groups_daily WHERE day < ?1 LIMIT ?2)`,
   ...PACK_TABLES.map(
     (t) => `DELETE FROM ${t} WHERE (day, host, agent_key, robots_version, seq) IN (
   SELECT day, host, agent_key, robots_version, seq FROM ${t} WHERE day < ?1 LIMIT ?2)`,
   ),
   `DELETE FROM shapes_daily WHERE (day, host, agent_key, robots_version, path) IN (
   SELECT day, host, agent_key, robots_version, path FROM shapes_daily WHERE day < ?1 LIMIT ?2)`,
-  `DELETE FROM shape_groups_daily WHERE (day, host, agent_key, robots_version, grp) IN (
-  SELECT day, host, agent_key, robots_version, grp FROM shape_groups_daily WHERE day < ?1 LIMIT ?2)`,
 ]
 /**
  * Crawl-delay's last request per host and agent (migrations/0040), once
@@ -251,6 +253,8 @@ export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<P
     await deleteChunks(db, DELETE_PATHS, [rollupCutoff, ALL_CLASSES], max, deadline),
     await deleteChunks(db, DELETE_DELAY_LAST, [opts.now - (opts.hourlyRetentionDays ?? 90) * DAY_MS], max, deadline),
   ]
+  // Claimed before deleting, as raw_since: a replay of earlier days says it is not exact, whatever is left of them.
+  await writeState(db, 'shapes_since', shapesCut)
   const shapeRuns: { deleted: number; complete: boolean }[] = []
   for (const sql of DELETE_SHAPES) shapeRuns.push(await deleteChunks(db, sql, [shapesCut], max, deadline))
   const shapes = { deleted: shapeRuns.reduce((n, r) => n + r.deleted, 0), complete: shapeRuns.every((r) => r.complete) }
@@ -258,7 +262,6 @@ export async function pruneLedger(db: D1Database, opts: PruneOptions): Promise<P
   const losses = await deleteChunks(db, DELETE_LOSSES, [rollupCutoff], max, deadline)
   await writeState(db, 'hourly_since', hourlyCutoff)
   await writeState(db, 'daily_since', rollupCutoff)
-  await writeState(db, 'shapes_since', shapesCut)
   const versions = await db.batch([
     db.prepare('DELETE FROM robots_fetches WHERE last_fetch < ?1').bind(rollupCutoff),
     // No event or counter refers to a version past its last use: every write marks the versions it

@@ -159,17 +159,38 @@ function groupsOf(page: readonly PackEntry[]): [string, number, number, string, 
  * once, before or after. A body that does not parse is kept in the inbox
  * (and still read) rather than lost. Then totals per group the per-path
  * shapes of each day that is over (totalDays), so a replay reads a row per
- * group and day there too. Run it from the cron trigger, after rollUpLedger.
+ * group and day there too. One fold runs at a time (a lease in
+ * ledger_state); another returns at once, not complete. Run it from the cron
+ * trigger, after rollUpLedger.
  *
  * @example
  * await mergeShapePacks(env.DB, { budgetMs: 30_000 })
  */
 export async function mergeShapePacks(db: D1Database, opts: MergeOptions = {}): Promise<MergeResult> {
-  const deadline = Date.now() + Math.max(0, opts.budgetMs ?? 60_000)
-  const folded = await foldInbox(db, deadline)
-  const totalled = folded.complete ? await totalDays(db, deadline) : { days: 0, complete: false }
-  return { ...folded, days: totalled.days, complete: totalled.complete }
+  const started = Date.now()
+  const deadline = started + Math.max(0, opts.budgetMs ?? 60_000)
+  // One fold at a time: two would read the same packs, and the second's pages would count them again
+  // (its deletes find nothing to delete). The lease outlasts the budget by far more than a batch takes.
+  const until = deadline + LEASE_MARGIN_MS
+  const lease = await db.prepare(ACQUIRE).bind(until, started).run()
+  if ((lease.meta.changes ?? 0) === 0) return { merged: 0, pages: 0, days: 0, complete: false }
+  try {
+    const folded = await foldInbox(db, deadline)
+    const totalled = folded.complete ? await totalDays(db, deadline) : { days: 0, complete: false }
+    return { ...folded, days: totalled.days, complete: totalled.complete }
+  } finally {
+    await db.prepare(RELEASE).bind(until).run()
+  }
 }
+
+/** ledger_state `shape_fold_until`: while a fold holds it, the time its lease ends (ms). Taken when absent or over (?2: now). */
+const ACQUIRE = `INSERT INTO ledger_state (name, value) VALUES ('shape_fold_until', ?1)
+  ON CONFLICT (name) DO UPDATE SET value = excluded.value WHERE value < ?2`
+const RELEASE = `UPDATE ledger_state SET value = 0 WHERE name = 'shape_fold_until' AND value = ?1`
+const LEASE_MARGIN_MS = 10 * 60_000
+
+/** The first day from ?1 on, before ?2, with shapes in any table (each keyed by day first: a seek each). */
+const NEXT_DAY = `SELECT min(day) AS day FROM (${['shapes_daily', 'shape_inbox', 'shape_packs'].map((t) => `SELECT min(day) AS day FROM ${t} WHERE day >= ?1 AND day < ?2`).join(' UNION ALL ')})`
 
 /**
  * Totals shapes_daily per group for each day that is over, and puts the
@@ -188,7 +209,8 @@ async function totalDays(db: D1Database, deadline: number): Promise<{ days: numb
     db.prepare("INSERT INTO ledger_state (name, value) VALUES ('shape_groups_day', ?1) ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)").bind(value)
   while (from < until) {
     if (Date.now() >= deadline) return { days, complete: false }
-    const next = await db.prepare('SELECT min(day) AS day FROM shapes_daily WHERE day >= ?1 AND day < ?2').bind(from, until).first<number | null>('day')
+    // Any day with shapes: a day of packs only has no totals to write, but its top paths all the same.
+    const next = await db.prepare(NEXT_DAY).bind(from, until).first<number | null>('day')
     if (next === null || next === undefined) {
       await setState(until).run()
       return { days, complete: true }
@@ -232,7 +254,9 @@ async function foldInbox(db: D1Database, deadline: number): Promise<{ merged: nu
     ).results
     for (const p of open) {
       const k = byKey.get(JSON.stringify(keyOf(p)))
-      if (k) k.rows.push({ ...p, seq: -1 - p.seq })
+      if (!k) continue
+      if (p.agent_tokens > k.tokens) k.tokens = p.agent_tokens
+      k.rows.push({ ...p, seq: -1 - p.seq })
     }
     const statements: D1PreparedStatement[] = []
     const done: unknown[][] = []

@@ -116,6 +116,27 @@ describe('packed request shapes', () => {
     expect(await count('SELECT sum(requests) AS n FROM shape_packs')).toBe(160)
   })
 
+  it('runs one fold at a time: two at once count each request once', async () => {
+    for (let w = 0; w < 4; w++)
+      await writeEvents(
+        db,
+        Array.from({ length: 30 }, (_, i) => requestTo(`/articles/${w * 7 + i}`, i)),
+      )
+    const before = await paths()
+    const [a, b] = await Promise.all([mergeShapePacks(db), mergeShapePacks(db)])
+    // One of them holds the lease; the other folds nothing and says it is not done.
+    expect([a.merged, b.merged].sort()).toEqual([0, 4])
+    expect([a.complete, b.complete].sort()).toEqual([false, true])
+    expect(await paths()).toEqual(before)
+    expect(await count('SELECT sum(requests) AS n FROM shape_packs')).toBe(120)
+    // The lease is given back: the next fold runs.
+    await writeEvents(
+      db,
+      Array.from({ length: 30 }, (_, i) => requestTo(`/tags/${i}`, i)),
+    )
+    expect(await mergeShapePacks(db)).toMatchObject({ merged: 1, complete: true })
+  })
+
   it('cuts pages at PAGE_PATHS paths, and reopens only a small one', async () => {
     const n = 2 * PAGE_PATHS + 1000
     await writeEvents(
@@ -228,6 +249,26 @@ describe('packed request shapes', () => {
     expect(after.agents.find((a) => a.agentKey === 'gptbot')?.evidence.examplePaths[0]).toBe('/admin/z')
     expect(after.coverage.paths.other).toBe(1)
     expect(after.totals.violations).toBe(before.totals.violations)
+  })
+
+  it('gives a day of packs only its top paths too', async () => {
+    await recordRobotsVersion(db, { host: 'example.com', hash: 'v1', text: 'User-agent: *\nDisallow: /admin/\n', time: T0 - 30 * DAY })
+    const paths = ['/admin/a', '/admin/b', '/admin/c', ...Array.from({ length: 10 }, () => '/admin/z')]
+    nowIs(T0 + HOUR)
+    await writeEvents(
+      db,
+      paths.map((path, i) => requestTo(path, i * MINUTE)),
+    )
+    vi.restoreAllMocks()
+    expect(await count('SELECT count(*) AS n FROM shapes_daily')).toBe(0)
+    await rollUpLedger(db, { now: DAY0 + DAY + 3 * HOUR })
+    expect(await mergeShapePacks(db)).toMatchObject({ merged: 1, days: 1, complete: true })
+    const report = await getReport(db, { since: DAY0, until: DAY0 + DAY })
+    expect(report.topPaths.map((p) => [p.path, p.violations])).toEqual([
+      ['/admin/z', 10],
+      ['/admin/a', 1],
+      ['/admin/b', 1],
+    ])
   })
 
   it('writes a small write a row per path instead, which every reader adds up with the packs', async () => {
