@@ -216,7 +216,7 @@ export const UPSERT_SHAPE_PATHS = `WITH c AS MATERIALIZED (${FACTS} WHERE j.requ
 /** The facts SQL classifies (a genuine claim's disallowed requests) of an hour already rolled up, classified. */
 const LATE_UNSETTLED_FACTS = classified(`${FACT_FIELDS} WHERE value ->> '$.c' IS NULL AND (value ->> '$.t' / 3600000) * 3600000 < ${ROLLED_HOUR}`)
 
-/** Violations per rule of requests recorded late, for an hour already rolled up (normally none): see UPSERT_SHAPES. */
+/** Violations per rule of requests recorded late, for an hour already rolled up (normally none): see INSERT_SHAPE_PACKS. */
 export const UPSERT_LATE_RULES = `INSERT INTO rules_daily (day, host, robots_version, rule_line, agent_key, rule_type, rule_pattern, violations)
   SELECT day, host, robots_version, rule_line, agent_key, max(rule_type), max(coalesce(rule_pattern, '')), count(*)
   FROM (${LATE_UNSETTLED_FACTS}) WHERE cls IN (${COUNTED_SQL}) AND rule_line IS NOT NULL AND rule_type IS NOT NULL

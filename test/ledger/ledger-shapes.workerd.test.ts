@@ -1,4 +1,4 @@
-// The request shapes a replay reads (migrations/0006, UPSERT_SHAPES in
+// The request shapes a replay reads (migrations/0006, UPSERT_SHAPE_PATHS in
 // src/ledger/ledger-sql.ts), written by the real write path into a local
 // D1: every genuine request counted once per (day, host, agent, version,
 // path), spoofed claims and robots.txt fetches left out, every path its own

@@ -8,16 +8,13 @@ import { writeEvents } from '../../src/ledger/ledger.ts'
 import { pruneReferrals } from '../../src/ledger/referrals.ts'
 import { hourOf } from '../../src/ledger/rollups.ts'
 import { DAY, T0, gptbot, judged } from '../support/report-fixtures.ts'
-import { LEDGER_TABLES } from '../support/workerd/ledger-tables.ts'
+import { migrateBefore } from '../support/workerd/ledger-tables.ts'
 
 const db = env.DB
 
 describe('migration 0030', () => {
   it('keeps the counters written before it, with 0 bytes and pages, and adds new ones to them', { timeout: 60_000 }, async () => {
-    await db.batch([...LEDGER_TABLES, 'agent_hourly', 'd1_migrations'].map((t) => db.prepare(`DROP TABLE IF EXISTS ${t}`)))
-    const before = env.TEST_MIGRATIONS.filter((m) => m.name < '0030')
-    expect(before.length).toBeLessThan(env.TEST_MIGRATIONS.length)
-    await applyD1Migrations(db, before)
+    expect(await migrateBefore(db, env.TEST_MIGRATIONS, '0030')).toBeLessThan(env.TEST_MIGRATIONS.length)
     const hour = hourOf(T0)
     await db.batch([
       db.prepare("INSERT INTO agents (agent_key, agent_id, kind, operator, category, obeys_robots_txt, first_seen) VALUES ('gptbot', 'gptbot', 'bot', 'OpenAI', 'AI Crawler', 1, ?1)").bind(T0),

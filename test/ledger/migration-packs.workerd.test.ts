@@ -7,7 +7,7 @@ import { getImpact } from '../../src/admin/impact-queries.ts'
 import { getReport } from '../../src/admin/queries.ts'
 import { mergeShapePacks, rollUpLedger, writeEvents } from '../../src/ledger/ledger.ts'
 import { DAY, HOUR, MINUTE, T0, gptbot, judged } from '../support/report-fixtures.ts'
-import { LEDGER_TABLES } from '../support/workerd/ledger-tables.ts'
+import { migrateBefore } from '../support/workerd/ledger-tables.ts'
 
 const db = env.DB
 const day = Math.floor(T0 / DAY) * DAY
@@ -16,10 +16,7 @@ afterEach(() => vi.restoreAllMocks())
 
 describe('migration 0080', () => {
   it('replays and totals the shapes written before it, and keeps the paths of the days before it', { timeout: 60_000 }, async () => {
-    await db.batch([...LEDGER_TABLES, 'agent_hourly', 'd1_migrations'].map((t) => db.prepare(`DROP TABLE IF EXISTS ${t}`)))
-    const before = env.TEST_MIGRATIONS.filter((m) => m.name < '0080')
-    expect(before.length).toBeLessThan(env.TEST_MIGRATIONS.length)
-    await applyD1Migrations(db, before)
+    expect(await migrateBefore(db, env.TEST_MIGRATIONS, '0080')).toBeLessThan(env.TEST_MIGRATIONS.length)
     // As the write path left them: the first paths of the day, 12 requests of per-path shapes, hours up to T0 + 14 h rolled up.
     await db.batch([
       db.prepare("INSERT INTO agents (agent_key, agent_id, kind, operator, category, obeys_robots_txt, first_seen) VALUES ('gptbot', 'gptbot', 'bot', 'OpenAI', 'AI Crawler', 1, ?1)").bind(T0),

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { getReport } from '../../src/admin/queries.ts'
 import { recordRobotsVersion, rollUpLedger, writeEvents } from '../../src/ledger/ledger.ts'
 import { DAY, HOUR, MINUTE, T0, gptbot, judged } from '../support/report-fixtures.ts'
-import { LEDGER_TABLES } from '../support/workerd/ledger-tables.ts'
+import { migrateBefore } from '../support/workerd/ledger-tables.ts'
 import { SHAPE_PATHS_SQL } from '../../src/ledger/shape-packs.ts'
 
 const db = env.DB
@@ -15,10 +15,7 @@ const day = Math.floor(T0 / DAY) * DAY
 
 describe('migration 0070', () => {
   it('keeps the violations per rule written before it, and adds what comes after, once', { timeout: 60_000 }, async () => {
-    await db.batch([...LEDGER_TABLES, 'agent_hourly', 'd1_migrations'].map((t) => db.prepare(`DROP TABLE IF EXISTS ${t}`)))
-    const before = env.TEST_MIGRATIONS.filter((m) => m.name < '0070')
-    expect(before.length).toBeLessThan(env.TEST_MIGRATIONS.length)
-    await applyD1Migrations(db, before)
+    expect(await migrateBefore(db, env.TEST_MIGRATIONS, '0070')).toBeLessThan(env.TEST_MIGRATIONS.length)
     // As the old write path left them: 5 violations of line 2 counted per batch, their shape, and hours before T0 rolled up.
     await db.batch([
       db.prepare("INSERT INTO agents (agent_key, agent_id, kind, operator, category, obeys_robots_txt, first_seen) VALUES ('gptbot', 'gptbot', 'bot', 'OpenAI', 'AI Crawler', 1, ?1)").bind(T0),
